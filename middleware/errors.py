@@ -1,0 +1,74 @@
+"""Every exception gm-middleware raises on purpose.
+
+Game outcomes (a refused purchase, a failed check) are records, never exceptions. Exceptions are for
+bad configuration, bad saved data and bugs::
+
+    GMError
+    ├── RulesetError        a ruleset file is refused at import (every problem, with its JSON path)
+    ├── TranscriptError     a transcript line is malformed (line number, JSON path)
+    │   └── ExpectationError    a replayed candidate did not match the line's ``expect``
+    ├── GameError           an API call names a game, turn or candidate that does not exist
+    ├── DiceError           a scripted face is outside its die
+    └── StoreError          the store could not read or write (the foreign error is chained)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem found in a file: where (a JSON path such as ``$.resolution.dice.count``) and what."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class GMError(Exception):
+    """The root of every exception raised on purpose."""
+
+
+class RulesetError(GMError):
+    """A ruleset was refused at import; ``problems`` lists every problem with its JSON path."""
+
+    def __init__(self, problems: list[Problem], source: str = "ruleset") -> None:
+        self.problems = problems
+        self.source = source
+        lines = "\n".join(f"  {p}" for p in problems)
+        super().__init__(f"{source} refused: {len(problems)} problem(s)\n{lines}")
+
+
+class TranscriptError(GMError):
+    """A transcript line could not be read; names the line (1-based) and, when known, the JSON path."""
+
+    def __init__(self, message: str, line: int | None = None, path: str | None = None) -> None:
+        self.line = line
+        self.path = path
+        where = f"line {line}" if line is not None else "transcript"
+        if path:
+            where += f" at {path}"
+        super().__init__(f"{where}: {message}")
+
+
+class ExpectationError(TranscriptError):
+    """A replayed candidate did not match its line's ``expect``; ``diff`` is readable text."""
+
+    def __init__(self, diff: str, line: int) -> None:
+        self.diff = diff
+        super().__init__(f"expectation failed\n{diff}", line=line)
+
+
+class GameError(GMError):
+    """An API call named a game, turn or candidate that does not exist."""
+
+
+class DiceError(GMError):
+    """A scripted face is outside the die it was thrown for."""
+
+
+class StoreError(GMError):
+    """A store could not read or write; the underlying error is chained with ``from``."""

@@ -1,0 +1,61 @@
+"""Typed records: one per tag, what the engine decided and why (SPEC §6).
+
+``model_dump()`` is the JSON form. ``tag_attrs()`` gives the attributes of the resolved tag in the
+order the peer's record format uses; ``rewrite.py`` turns them into text. Values written into a
+record never contain ``"``, ``[``, ``]`` or line breaks (``clean_value``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Status = Literal["resolved", "refused", "ignored", "error"]
+
+_UNSAFE = re.compile(r'["\[\]\r\n\u2028\u2029]+')
+
+
+def clean_value(value: object) -> str:
+    """A record value with ``"``, ``[``, ``]`` and line breaks replaced by a space (SPEC §6)."""
+    return _UNSAFE.sub(" ", str(value)).strip()
+
+
+def signed(number: int) -> str:
+    """``4`` -> ``"4"``, ``-1`` -> ``"-1"``: the peer's plain signed integer."""
+    return str(number)
+
+
+def plus_signed(number: int) -> str:
+    """``2`` -> ``"+2"``: the form of ``bonus`` and ``adjust``."""
+    return f"{number:+d}"
+
+
+class Record(BaseModel):
+    """What every tag yields: its family, status, refusal code, roller and the line for the GM."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tag: str
+    status: Status
+    reason: str | None = None
+    who: str | None = None
+    feedback: str | None = None
+    source: str = Field(default="", description="the tag exactly as the model wrote it")
+
+    def tag_attrs(self) -> list[tuple[str, str]]:
+        """Attributes of the resolved tag, in order; empty means 'leave the tag as written'."""
+        return []
+
+
+class IgnoredRecord(Record):
+    """A tag that is not usable (malformed, or an unknown family): left as text."""
+
+    status: Status = "ignored"
+
+
+class ErrorRecord(Record):
+    """A resolver failed on this tag: the tag stays as written, the rest of the reply goes on."""
+
+    status: Status = "error"

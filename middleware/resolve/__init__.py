@@ -1,0 +1,45 @@
+"""Resolvers: one per tag family, one signature, picked from a dict by tag name (STYLE habit 5).
+
+A resolver is pure given (tag, state, context): it returns a ``Resolution`` (the new state and the
+record) and does no I/O. All randomness comes from ``context.dice``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from middleware.dice import Dice
+from middleware.records import Record
+from middleware.segments import Tag
+from middleware.state import GameState
+
+if TYPE_CHECKING:
+    from middleware.rules.ruleset import Ruleset
+
+
+@dataclass(slots=True)
+class Context:
+    """What a resolver may read besides the state: the ruleset, the dice and where we are.
+
+    ``odds`` is a cache shared across a game's candidates for exact probabilities of checks.
+    """
+
+    ruleset: Ruleset
+    dice: Dice
+    chat: str = ""
+    turn: int = 0
+    candidate: int = 0
+    odds: dict[object, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """A resolver's answer: the state after the tag and the record of what happened."""
+
+    state: GameState
+    record: Record
+
+
+Resolver = Callable[[Tag, GameState, Context], Resolution]

@@ -1,0 +1,50 @@
+"""The base every ruleset model shares: strict keys, ``$comment`` allowed, frozen once loaded.
+
+SHEET-FILE-06 / SHEET-IMPORT-01: any unknown key refuses the whole file, except ``$comment`` on any
+object (and ``$schema`` at the root), because a partly understood ruleset would silently change the
+arithmetic.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=40)]
+"""SHEET-FILE-03: lowercase letters, digits and underscores, starting with a letter, ≤ 40 chars."""
+
+_LABEL_BAD = re.compile(r"[\x00-\x1f\x7f\[\]]|\{\{|\}\}")
+
+
+def label_problem(value: str, max_length: int = 80) -> str | None:
+    """Why ``value`` is not a prompt-safe label (SHEET-FILE-04), or None when it is."""
+    if not 1 <= len(value) <= max_length:
+        return f"must be 1 to {max_length} characters"
+    if _LABEL_BAD.search(value):
+        return "may not contain control characters, '[', ']', '{{' or '}}'"
+    return None
+
+
+class Strict(BaseModel):
+    """A ruleset object: unknown keys refused, ``$comment`` kept aside, immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    comment: Any = Field(default=None, alias="$comment", exclude=True)
+
+
+def json_path(loc: tuple[int | str, ...]) -> str:
+    """``("resolution", "dice", 0)`` -> ``$.resolution.dice[0]``."""
+    out = "$"
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", part):
+            out += f".{part}"
+        else:
+            out += f"[{part!r}]"
+    return out

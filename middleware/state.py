@@ -1,0 +1,140 @@
+"""The immutable game state S(n) a turn starts from (SPEC §2, §3).
+
+A resolver never mutates a state: it returns a new one built with ``model_copy(update=...)`` or the
+helpers below. Containers inside are plain dicts and tuples for speed; treat them as read-only.
+The shapes follow the peer's stored forms (SHEET-BUILD-01/02, SHEET-STORE-01, SHEET-TRN-04) so a
+sheet or a live state can be pasted in unchanged.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    """A state value: immutable, unknown keys refused (strict where we author the data)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Build(Frozen):
+    """SHEET-BUILD-01: one character's own choices. Every key defaults to empty."""
+
+    abilities: dict[str, float] = Field(default_factory=dict)
+    skills: dict[str, str] = Field(default_factory=dict)
+    saves: dict[str, str] = Field(default_factory=dict)
+    bonuses: dict[str, float] = Field(default_factory=dict)
+    fields: dict[str, float | str | bool] = Field(default_factory=dict)
+    lists: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+
+
+class Sheet(Frozen):
+    """SHEET-BUILD-02: the stored sheet envelope ``{v, build}``."""
+
+    v: int = Field(ge=1)
+    build: Build = Field(default_factory=Build)
+
+
+class PoolValue(Frozen):
+    """A live pool's stored value and temporary buffer (SHEET-STORE-01)."""
+
+    value: int
+    temp: int | None = Field(default=None, ge=0)
+
+
+class Wounds(Frozen):
+    """A wound track's stored marks, most severe first on a sequential track (SHEET-WND-06)."""
+
+    marks: tuple[str, ...] = ()
+    overflow: int = Field(default=0, ge=0)
+
+
+class Live(Frozen):
+    """SHEET-STORE-01: one character's sparse live state; only values off their default are kept."""
+
+    pools: dict[str, PoolValue] = Field(default_factory=dict)
+    tracks: dict[str, int] = Field(default_factory=dict)
+    wounds: dict[str, Wounds] = Field(default_factory=dict)
+    text: dict[str, str] = Field(default_factory=dict)
+    conditions: tuple[str, ...] = ()
+    states: dict[str, str] = Field(default_factory=dict)
+
+
+class Stack(Frozen):
+    """SHEET-TRN-04: one stack in a bag: a ruleset item, a coin stack or a plain item."""
+
+    item: str | None = None
+    coins: str | None = None
+    plain: str | None = None
+    count: int = Field(default=1, ge=1)
+    nickname: str | None = None
+    equipped: bool = False
+    bound: bool = False
+    charges: int | None = Field(default=None, ge=0)
+    loaded: int | None = Field(default=None, ge=0)
+    on: bool = False
+
+
+class Character(Frozen):
+    """A party member: name, whether they are the player, their sheet, live state and bag."""
+
+    name: str = Field(min_length=1, max_length=100)
+    player: bool = False
+    sheet: Sheet | None = None
+    live: Live = Field(default_factory=Live)
+    bag: tuple[Stack, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """The normalized name that ``who=`` is matched against (SHEET-CHK-02)."""
+        return normalize_name(self.name)
+
+
+class Place(Frozen):
+    """The place in force (SPEC §3): its name, its size (a place id of the market) and market day."""
+
+    name: str
+    size: str | None = None
+    day: int = 1
+
+
+class GameState(Frozen):
+    """S(n): everything a turn starts from. ``ruleset`` is the id the game was created with."""
+
+    ruleset: str
+    party: tuple[Character, ...] = ()
+    place: Place | None = None
+    dice: Literal["candidate", "turn"] = "candidate"
+
+    def with_character(self, index: int, character: Character) -> GameState:
+        """A new state whose party member ``index`` is ``character``."""
+        party = self.party[:index] + (character,) + self.party[index + 1:]
+        return self.model_copy(update={"party": party})
+
+    @property
+    def player_index(self) -> int | None:
+        """SHEET-TRN-03: the entry marked player, else the first, else None for an empty party."""
+        for index, member in enumerate(self.party):
+            if member.player:
+                return index
+        return 0 if self.party else None
+
+
+def normalize_name(name: str) -> str:
+    """SHEET-CHK-02: NFKD, combining marks dropped, lowercase, non-alphanumeric runs to one space."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    out: list[str] = []
+    gap = False
+    for char in plain:
+        if char.isalnum():
+            if gap and out:
+                out.append(" ")
+            out.append(char)
+            gap = False
+        else:
+            gap = True
+    return "".join(out)

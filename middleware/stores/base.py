@@ -1,0 +1,108 @@
+"""The one async interface every store implements (SPEC §2, §3).
+
+A store keeps games, turns and candidates. It knows nothing of rules: states and records are JSON
+values it saves and gives back. The pipeline is its only caller.
+
+Guarantees every store gives (the shared suite in ``tests/stores`` checks them):
+- ``add_candidate`` is one transaction: the candidate, its index and the turn's selection are stored
+  together or not at all. A key already seen on that turn returns the stored candidate unchanged.
+- Candidate indexes of a turn are 0, 1, 2 ... in the order stored, even with several writers.
+- Every row read back equals the row written (JSON round trip).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+JSON = Any
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game as created: its chat id, ruleset (id and the file's JSON), seed, options, S(0)."""
+
+    chat: str
+    ruleset_id: str
+    ruleset: JSON
+    seed: int
+    options: dict[str, JSON]
+    state: JSON
+    parent: str | None = None
+    forked_at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateRow:
+    """One Game Master reply for a turn, resolved: what came in, what went out, the state after.
+
+    ``index`` is -1 on a row not yet stored; the store assigns it.
+    """
+
+    chat: str
+    turn: int
+    index: int
+    key: str | None
+    seed: int
+    reply: str
+    text: str
+    records: list[JSON]
+    state: JSON
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRow:
+    """A turn: the player's text, which candidate is selected, and between-turn events after it."""
+
+    chat: str
+    turn: int
+    user_text: str
+    selected: int | None = None
+    events: list[JSON] = field(default_factory=list)
+
+
+class Store(Protocol):
+    """Async storage for games, turns and candidates."""
+
+    async def create_game(self, game: GameRow) -> None:
+        """Store a new game; ``GameError`` if the chat id is taken."""
+
+    async def get_game(self, chat: str) -> GameRow:
+        """The game of ``chat``; ``GameError`` if there is none."""
+
+    async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
+        """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
+
+    async def get_turn(self, chat: str, turn: int) -> TurnRow | None:
+        """Turn ``turn`` of ``chat``, or None."""
+
+    async def last_turn(self, chat: str) -> int:
+        """The highest turn number started in ``chat`` (0 when none)."""
+
+    async def add_candidate(self, row: CandidateRow) -> CandidateRow:
+        """Store a candidate and select it, in one transaction; return it with its index.
+
+        If ``row.key`` is not None and the turn already has a candidate with that key, nothing is
+        written and the stored candidate is returned.
+        """
+
+    async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
+        """The candidate of the turn stored with ``key``, or None."""
+
+    async def get_candidate(self, chat: str, turn: int, index: int) -> CandidateRow:
+        """One candidate; ``GameError`` if it does not exist."""
+
+    async def list_candidates(self, chat: str, turn: int) -> list[CandidateRow]:
+        """Every candidate of the turn, by index."""
+
+    async def select(self, chat: str, turn: int, index: int) -> None:
+        """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""
+
+    async def add_event(self, chat: str, turn: int, event: JSON) -> None:
+        """Append a between-turn event (a rest, an edit) to the turn."""
+
+    async def fork(self, chat: str, turn: int, new_chat: str) -> None:
+        """Copy the game and its turns up to ``turn`` (inclusive) into ``new_chat``."""
+
+    async def close(self) -> None:
+        """Release connections."""
