@@ -30,7 +30,6 @@ class Context:
     dice: Dice
     chat: str = ""
     turn: int = 0
-    candidate: int = 0
     odds: dict[object, object] = field(default_factory=dict)
 
 

@@ -8,12 +8,16 @@ Guarantees every store gives (the shared suite in ``tests/stores`` checks them):
   together or not at all. A key already seen on that turn returns the stored candidate unchanged.
 - Candidate indexes of a turn are 0, 1, 2 ... in the order stored, even with several writers.
 - Every row read back equals the row written (JSON round trip).
+- Inside ``batch()`` every write is kept together at the end of the block, or none if it raises.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from middleware.errors import GameError
 
 JSON = Any
 
@@ -61,6 +65,20 @@ class TurnRow:
     events: list[JSON] = field(default_factory=list)
 
 
+def check_turn_number(turn: int) -> None:
+    """Turns are numbered from 1 (S(0) is the new game); ``GameError`` otherwise."""
+    if turn < 1:
+        raise GameError(f"turns are numbered from 1, not {turn}")
+
+
+def check_fork(chat: str, turn: int, last: int, new_chat: str, taken: bool) -> None:
+    """What every store checks before a fork: a turn 0..last of ``chat``, a free new chat id."""
+    if taken:
+        raise GameError(f"chat {new_chat!r} already has a game")
+    if not 0 <= turn <= last:
+        raise GameError(f"chat {chat!r} is at turn {last}; cannot fork at turn {turn}")
+
+
 class Store(Protocol):
     """Async storage for games, turns and candidates."""
 
@@ -95,6 +113,9 @@ class Store(Protocol):
     async def list_candidates(self, chat: str, turn: int) -> list[CandidateRow]:
         """Every candidate of the turn, by index."""
 
+    async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
+        """The selected candidate of the turn (read in one step), or None if it has none."""
+
     async def select(self, chat: str, turn: int, index: int) -> None:
         """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""
 
@@ -103,6 +124,13 @@ class Store(Protocol):
 
     async def fork(self, chat: str, turn: int, new_chat: str) -> None:
         """Copy the game and its turns up to ``turn`` (inclusive) into ``new_chat``."""
+
+    def batch(self) -> AbstractAsyncContextManager[None]:
+        """A block whose writes are stored together when it ends, or not at all if it raises.
+
+        A replay runs in one batch, so a bad line leaves nothing half-stored. Other tasks' calls
+        wait until the batch ends; tasks started inside it pass. Batches may nest.
+        """
 
     async def close(self) -> None:
         """Release connections."""

@@ -1,0 +1,66 @@
+"""Human output for ``gm-middleware replay``: the chat, each rewritten reply, a card per tag."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from middleware.records import Record
+from middleware.transcript.replay import Step
+
+_STATUS_STYLE = {"resolved": "green", "refused": "yellow", "ignored": "dim", "error": "red"}
+_HIDDEN = {"tag", "status", "source", "feedback"}
+
+
+def render_step(console: Console, step: Step) -> None:
+    """Print one replayed line the way a reader follows the chat."""
+    if step.kind == "user":
+        console.print(Text(f"\n── turn {step.turn} ──", style="bold"))
+        console.print(Text("Player: ", style="bold cyan") + Text(step.text))
+    elif step.kind == "gm" and step.processed is not None:
+        done = step.processed
+        head = f"GM (candidate {done.candidate}{', retry: stored result' if done.replayed else ''})"
+        console.print(Text(head + ": ", style="bold magenta") + Text(done.text))
+        for record in done.records:
+            console.print(card(record))
+    else:
+        console.print(Text(f"· {step.kind} {step.text}", style="dim"))
+
+
+def card(record: Record) -> Panel:
+    """A readable card for one record: its headline, then every field that says something."""
+    table = Table.grid(padding=(0, 2))
+    for key, value in _fields(record):
+        table.add_row(Text(key, style="dim"), Text(value))
+    if record.feedback:
+        table.add_row(Text("GM told", style="dim"), Text(record.feedback, style="italic"))
+    style = _STATUS_STYLE.get(record.status, "white")
+    return Panel(table, title=Text(headline(record), style=f"bold {style}"),
+                 title_align="left", border_style=style, expand=False)
+
+
+def headline(record: Record) -> str:
+    """``skill_check · Ward · success`` and the like."""
+    data = record.model_dump()
+    what = data.get("skill") or data.get("item") or data.get("name") or data.get("table") or ""
+    verdict = data.get("outcome") or data.get("result") or record.reason or record.status
+    if data.get("success") is not None and not data.get("outcome"):
+        verdict = "success" if data["success"] else "failure"
+    return " · ".join(str(p) for p in (record.tag, what, verdict) if p)
+
+
+def _fields(record: Record) -> list[tuple[str, str]]:
+    return [(key, _show(value)) for key, value in record.model_dump().items()
+            if key not in _HIDDEN and value not in (None, [], {}, "")]
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)

@@ -1,0 +1,173 @@
+"""Turns and candidates (SPEC §3): the only module that awaits or stores.
+
+``Engine`` loads the turn-start state S(n-1) from a store, resolves a reply against it with the
+pure ``resolve_reply``, and stores the candidate in one transaction. A regenerated reply is another
+candidate of the same turn and starts again from S(n-1); a retry with a seen key returns the stored
+candidate with no new dice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from middleware.dice import Dice, derive_seed
+from middleware.errors import GameError
+from middleware.events import apply_event
+from middleware.records import Record
+from middleware.reply import resolve_reply
+from middleware.resolve import Context
+from middleware.resolve.dispatch import record_from_json
+from middleware.rules.load import load_ruleset
+from middleware.rules.ruleset import Ruleset
+from middleware.state import Character, GameState
+from middleware.stores.base import CandidateRow, GameRow, Store
+
+
+@dataclass(frozen=True, slots=True)
+class Processed:
+    """A stored candidate: its place, dice seed, rewritten text, records and the state after it.
+
+    ``replayed`` is true when a retry key matched a candidate stored earlier.
+    """
+
+    chat: str
+    turn: int
+    candidate: int
+    seed: int
+    text: str
+    records: tuple[Record, ...]
+    state: GameState
+    replayed: bool = False
+
+
+class Engine:
+    """The Python API over one store: create games, process replies, select, fork, read state."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._rulesets: dict[str, Ruleset] = {}
+        self._states: dict[tuple[str, int], tuple[tuple[Any, ...], GameState]] = {}
+        self._odds: dict[object, object] = {}
+
+    async def create_game(
+        self, chat: str, ruleset: Ruleset, party: Sequence[Character] = (), *,
+        seed: int = 0, dice: str = "candidate",
+    ) -> GameState:
+        """Store a new game; S(0) is the party as given. ``dice="turn"`` makes dice fair (SPEC §5)."""
+        state = GameState(ruleset=ruleset.id, party=tuple(party), dice=dice)  # type: ignore[arg-type]
+        row = GameRow(chat=chat, ruleset_id=ruleset.id, ruleset=ruleset.source, seed=seed,
+                      options={"dice": dice}, state=state.model_dump(mode="json"))
+        await self.store.create_game(row)
+        self._rulesets[chat] = ruleset
+        return state
+
+    async def user(self, chat: str, turn: int, text: str) -> None:
+        """Record the player's message that starts ``turn`` (player text is never parsed)."""
+        await self._check_turn(chat, turn)
+        await self.store.start_turn(chat, turn, text)
+
+    async def process(
+        self, chat: str, turn: int, reply: str, *, key: str | None = None,
+        seed: int | None = None, dice: Sequence[int] = (),
+    ) -> Processed:
+        """Resolve ``reply`` as a new candidate of ``turn`` and store it (SPEC §3)."""
+        if key is not None and (found := await self.store.find_candidate(chat, turn, key)):
+            return _processed(found, replayed=True)
+        game = await self.store.get_game(chat)
+        await self._check_turn(chat, turn)
+        await self.store.start_turn(chat, turn, "")
+        start = await self.state_after(chat, turn - 1)
+        seed = self._seed(game, start, turn) if seed is None else seed
+        ctx = Context(ruleset=await self.ruleset(chat), dice=Dice(seed, dice), chat=chat,
+                      turn=turn, odds=self._odds)
+        done = resolve_reply(reply, start, ctx)
+        stored = await self.store.add_candidate(CandidateRow(
+            chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
+            records=[r.model_dump(mode="json") for r in done.records],
+            state=done.state.model_dump(mode="json")))
+        if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
+            return _processed(stored, replayed=True)
+        done.log(chat=chat, turn=turn, candidate=stored.index)
+        return Processed(chat, turn, stored.index, seed, done.text, done.records, done.state)
+
+    async def select(self, chat: str, turn: int, candidate: int) -> None:
+        """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back)."""
+        await self.store.select(chat, turn, candidate)
+
+    async def event(self, chat: str, turn: int, event: Mapping[str, Any]) -> GameState:
+        """Apply a between-turn event (``edit``) after ``turn``; returns the new S(turn)."""
+        state = await self.state_after(chat, turn)
+        apply_event(await self.ruleset(chat), state, event)  # refuse a bad event before storing
+        await self.store.start_turn(chat, turn, "")
+        await self.store.add_event(chat, turn, dict(event))
+        return await self.state_after(chat, turn)
+
+    async def fork(self, chat: str, turn: int, new_chat: str) -> None:
+        """A branch of ``chat`` that starts from S(turn) and shares nothing after it."""
+        await self.store.fork(chat, turn, new_chat)
+
+    async def candidates(self, chat: str, turn: int) -> list[Processed]:
+        """Every candidate of ``turn``, by index."""
+        return [_processed(r) for r in await self.store.list_candidates(chat, turn)]
+
+    async def state(self, chat: str, turn: int | None = None) -> GameState:
+        """S(turn): the state after ``turn`` (default: the latest turn) as the selections stand."""
+        last = await self.store.last_turn(chat) if turn is None else turn
+        return await self.state_after(chat, last)
+
+    async def ruleset(self, chat: str) -> Ruleset:
+        """The game's ruleset, loaded once per engine from the copy stored with the game."""
+        if chat not in self._rulesets:
+            self._rulesets[chat] = load_ruleset((await self.store.get_game(chat)).ruleset)
+        return self._rulesets[chat]
+
+    async def state_after(self, chat: str, turn: int) -> GameState:
+        """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied."""
+        row = await self.store.get_turn(chat, turn) if turn > 0 else None
+        if turn > 0 and row is None:
+            return await self.state_after(chat, turn - 1)
+        selected = row.selected if row else None
+        events = row.events if row else []
+        fingerprint = (selected, len(events))
+        if (hit := self._states.get((chat, turn))) and hit[0] == fingerprint:
+            return hit[1]
+        state = await self._base_state(chat, turn, selected)
+        for event in events:
+            state = apply_event(await self.ruleset(chat), state, event)
+        self._remember(chat, turn, fingerprint, state)
+        return state
+
+    async def _base_state(self, chat: str, turn: int, selected: int | None) -> GameState:
+        if turn <= 0:
+            return GameState.model_validate((await self.store.get_game(chat)).state)
+        if selected is None:
+            return await self.state_after(chat, turn - 1)
+        row = await self.store.get_candidate(chat, turn, selected)
+        return GameState.model_validate(row.state)
+
+    def _remember(self, chat: str, turn: int, fingerprint: tuple[Any, ...],
+                  state: GameState) -> None:
+        if len(self._states) > 4096:
+            self._states.clear()
+        self._states[(chat, turn)] = (fingerprint, state)
+
+    async def _check_turn(self, chat: str, turn: int) -> None:
+        last = await self.store.last_turn(chat)
+        if not 1 <= turn <= last + 1:
+            raise GameError(f"chat {chat!r} is at turn {last}; turn {turn} cannot be played")
+
+    @staticmethod
+    def _seed(game: GameRow, start: GameState, turn: int) -> int:
+        """Fair dice throw the same sequence for every candidate of a turn (SPEC §5)."""
+        if start.dice == "turn":
+            return derive_seed(game.seed, game.chat, "turn", turn)
+        return secrets.randbits(63)
+
+
+def _processed(row: CandidateRow, replayed: bool = False) -> Processed:
+    records = tuple(record_from_json(r) for r in row.records)
+    return Processed(row.chat, row.turn, row.index, row.seed, row.text, records,
+                     GameState.model_validate(row.state), replayed)

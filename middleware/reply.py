@@ -1,0 +1,86 @@
+"""One reply, start to end, with no I/O: parse -> resolve each tag in reading order -> rewrite.
+
+Pure given (reply, state, context): the pipeline calls it between loading the turn-start state and
+storing the candidate. SPEC §3: tags resolve in reading order and each sees what the earlier ones
+did; SPEC §8: no tag can crash the reply.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from middleware.logs import get_logger
+from middleware.parse import parse
+from middleware.records import ErrorRecord, IgnoredRecord, Record, clean_value
+from middleware.resolve import Context, Resolution
+from middleware.resolve.dispatch import RESOLVERS
+from middleware.rewrite import rewrite
+from middleware.segments import Tag
+from middleware.state import GameState
+
+MAX_GOODS_TAGS = 40
+"""SPEC §1b: at most 40 inventory and loot tags per reply; the rest are refused ``too-many``."""
+
+GOODS_TAGS = frozenset({"inventory", "loot"})
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedReply:
+    """The rewritten text, one record per tag in order, and the state after the last tag."""
+
+    text: str
+    records: tuple[Record, ...]
+    state: GameState
+    timings: tuple[float, ...] = ()
+
+    def log(self, *, chat: str, turn: int, candidate: int) -> None:
+        """SPEC §9: one event per tag with chat, turn, candidate, tag, status and time spent."""
+        log = get_logger()
+        for record, ms in zip(self.records, self.timings, strict=True):
+            log.info("tag", chat=chat, turn=turn, candidate=candidate, tag=record.tag,
+                     status=record.status, reason=record.reason, ms=ms)
+
+
+def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
+    """Resolve every tag of ``reply`` against ``state``; never raises for any model output."""
+    segments = parse(reply)
+    records: list[Record] = []
+    timings: list[float] = []
+    goods = 0
+    for segment in segments:
+        if not isinstance(segment, Tag):
+            continue
+        goods += segment.name in GOODS_TAGS
+        started = time.perf_counter()
+        if segment.name in GOODS_TAGS and goods > MAX_GOODS_TAGS:
+            result = Resolution(state, _too_many(segment))
+        else:
+            result = _resolve_safely(segment, state, ctx)
+        timings.append(round((time.perf_counter() - started) * 1000, 3))
+        state = result.state
+        records.append(result.record)
+    return ResolvedReply(rewrite(segments, records), tuple(records), state, tuple(timings))
+
+
+def _resolve_safely(tag: Tag, state: GameState, ctx: Context) -> Resolution:
+    """A resolver bug leaves the tag as written with status ``error`` (SPEC §8)."""
+    if tag.problems:
+        return Resolution(state, IgnoredRecord(tag=tag.name, reason="unreadable", source=tag.raw,
+                                               feedback=clean_value("; ".join(tag.problems))))
+    resolver = RESOLVERS.get(tag.name)
+    if resolver is None:
+        return Resolution(state, IgnoredRecord(tag=tag.name, reason="unsupported", source=tag.raw,
+                                               feedback=f"[{tag.name}:] is not resolved yet"))
+    try:
+        return resolver(tag, state, ctx)
+    except Exception as exc:  # noqa: BLE001 - the one place a resolver bug is contained
+        get_logger().exception("resolver-error", chat=ctx.chat, turn=ctx.turn, tag=tag.name)
+        return Resolution(state, ErrorRecord(tag=tag.name, source=tag.raw,
+                                             reason="internal-error",
+                                             feedback=clean_value(f"{type(exc).__name__}: {exc}")))
+
+
+def _too_many(tag: Tag) -> Record:
+    return Record(tag=tag.name, status="refused", reason="too-many", source=tag.raw,
+                  feedback=f"more than {MAX_GOODS_TAGS} inventory and loot tags in one reply")

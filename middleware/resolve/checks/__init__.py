@@ -1,0 +1,231 @@
+"""``[skill_check:]``: read the ask, assemble the sheet, roll the ruleset's kind, write the record.
+
+The steps, in order (SHEET-CHK-03, CHK-COMMON): read what the GM asked (``read_ask``; a model's own
+``rolls=``/``total=``/``result=`` are never read, SPEC §3), find the roller and their check sheet,
+stop on an untrained ``refuse`` or an automatic failure, then hand over to the kind picked from
+``KINDS`` by ``resolution.kind`` (STYLE habit 5). Kinds not written yet answer with an ``error``
+record.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from middleware.records import IgnoredRecord
+from middleware.resolve import Context, Resolution
+from middleware.resolve.checks.odds import check_odds
+from middleware.resolve.checks.outcome import Verdict, judge, outcomes_from
+from middleware.resolve.checks.record import Ask, CheckRecord
+from middleware.resolve.checks.sum import (
+    EffectDice,
+    SumCheck,
+    default_dc,
+    roll_sum,
+    settle_mode,
+    sum_dice_from,
+)
+from middleware.rules.kinds.sum import DiceSum
+from middleware.segments import Tag
+from middleware.sheet.check import CheckSheet, assemble_check
+from middleware.sheet.roller import find_roller
+from middleware.state import GameState, normalize_name
+
+__all__ = ["KINDS", "Ask", "CheckRecord", "Difficulty", "dice_sum", "pick_difficulty", "read_ask",
+           "resolve_check"]
+
+DC_LIMIT = 1000
+"""A dice-sum ``dc=`` is held to ±1000, the range a ladder rung's ``dc`` may take in the file."""
+
+_LEANS = ("advantage", "disadvantage")
+
+
+@dataclass(frozen=True, slots=True)
+class Difficulty:
+    """The number a check is read against, the rung that gave it (if any) and a note for the GM."""
+
+    dc: int
+    rung: str | None = None
+    note: str | None = None
+
+
+Kind = Callable[[Ask, CheckSheet, Context], CheckRecord]
+"""One check kind: the ask and the assembled sheet in, the resolved record out."""
+
+
+def resolve_check(tag: Tag, state: GameState, ctx: Context) -> Resolution:
+    """The ``skill_check`` resolver (SPEC §2, CHK-COMMON, SHEET-CHK). Checks change no state."""
+    ask = read_ask(tag)
+    if ask is None:
+        return Resolution(state, IgnoredRecord(
+            tag="skill_check", reason="no-skill", source=tag.raw,
+            feedback="A skill_check needs skill=; the tag was left as written."))
+    roller = find_roller(state, ask.who)
+    sheet = assemble_check(ctx.ruleset, state, roller, ask.skill, ask.with_, ask.save_hint)
+    record = _settled(ask, sheet) or _by_kind(ask, sheet, ctx)
+    update: dict[str, Any] = {"source": tag.raw}
+    if roller.stranger and ask.who:
+        # SHEET-CHK-02: a who= that names nobody rolls as a stranger; the GM is told so.
+        update["feedback"] = f'{record.feedback or ""} "{ask.who}" is not in the party: rolled ' \
+            "as a stranger with no sheet.".lstrip()
+    return Resolution(state, record.model_copy(update=update))
+
+
+def read_ask(tag: Tag) -> Ask | None:
+    """What the GM asked (CHK-COMMON-08..12, SPEC §1b); None when no skill is named."""
+    skill = (tag.get("skill") or "").strip()
+    if not skill:
+        return None
+    dc_text = tag.get("dc")
+    dc = _number(dc_text)
+    difficulty = tag.get("difficulty")
+    if dc is None and dc_text and not difficulty:
+        difficulty = dc_text  # dc="Hard": the model named a rung in the wrong attribute
+    mode = (tag.get("mode") or "").strip().lower()
+    words = {w.lower() for w in tag.words}
+    leans = tuple(lean for lean in _LEANS if lean == mode or lean in words)
+    return Ask(skill=skill, who=_blank_none(tag.get("who")), dc=dc,
+               difficulty=_blank_none(difficulty), with_=_blank_none(tag.get("with")),
+               leans=leans, save_hint="save" in words)
+
+
+def pick_difficulty(ask: Ask, resolution: Any, fallback: int) -> Difficulty:
+    """CHK-COMMON-08/09, CHK-SUM-10: ``dc=`` wins, else the named rung, else our default.
+
+    Without either, the middle rung of the ladder (our choice: the GM asked for an ordinary
+    check), else ``fallback``. A ``dc`` is clamped to ±1000 (CHK-COMMON-11).
+    """
+    ladder = tuple(getattr(resolution, "difficulty_ladder", ()) or ())
+    rung = _rung(ladder, ask.difficulty)
+    if ask.dc is not None:
+        dc = max(-DC_LIMIT, min(DC_LIMIT, ask.dc))
+        note = f"dc {ask.dc} clamped to {dc}." if dc != ask.dc else None
+        return Difficulty(dc=dc, note=note)
+    unknown = f'difficulty "{ask.difficulty}" names no rung; ' if ask.difficulty else ""
+    if rung is not None:
+        return Difficulty(dc=int(rung.dc), rung=rung.label)
+    if ladder:
+        middle = ladder[(len(ladder) - 1) // 2]
+        note = _sentence(f"{unknown}no difficulty given: used {middle.label} (dc {middle.dc}).")
+        return Difficulty(dc=int(middle.dc), rung=middle.label, note=note)
+    note = _sentence(f"{unknown}no difficulty given: used dc {fallback}.")
+    return Difficulty(dc=fallback, note=note)
+
+
+def _settled(ask: Ask, sheet: CheckSheet) -> CheckRecord | None:
+    """SHEET-UNT-05 refuse and SHEET-CHK-06 automatic failure: nothing is rolled."""
+    if sheet.untrained == "refuse":
+        return CheckRecord(status="refused", reason="untrained", skill=ask.skill, who=ask.who,
+                           dc=ask.dc, feedback=f"{ask.skill} cannot be tried untrained.")
+    if sheet.fails_automatically:
+        return CheckRecord(status="resolved", skill=ask.skill, who=ask.who, dc=ask.dc,
+                           success=False, automatic=True, from_=sheet.fails_automatically,
+                           feedback=f"Failed automatically ({sheet.fails_automatically}).")
+    return None
+
+
+def _by_kind(ask: Ask, sheet: CheckSheet, ctx: Context) -> CheckRecord:
+    kind_name = str(getattr(ctx.ruleset.resolution, "kind", ""))
+    kind = KINDS.get(kind_name)
+    if kind is None:
+        return CheckRecord(status="error", reason="unsupported-kind", skill=ask.skill, who=ask.who,
+                           feedback=f"Checks of kind {kind_name} are not supported yet.")
+    return kind(ask, sheet, ctx)
+
+
+def dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context) -> CheckRecord:
+    """CHK-SUM-01..10 with CHK-OUT: roll, judge by the tiers, write the record with its odds."""
+    resolution = ctx.ruleset.resolution
+    if not isinstance(resolution, DiceSum):
+        raise TypeError(f"dice_sum called on a {resolution.kind} ruleset")
+    spec = sum_dice_from(resolution)
+    difficulty = pick_difficulty(ask, resolution, default_dc(spec))
+    check = SumCheck(
+        dice=spec, dc=difficulty.dc,
+        modifier=sheet.number + sheet.adjust + sheet.penalty + _flat(sheet),
+        mode=settle_mode((*ask.leans, *(lean for lean, _ in sheet.leans)),
+                         bool(resolution.advantage)),
+        naturals=ctx.ruleset.naturals_for("save" if sheet.target == "save" else "check"),
+        unmodified=tuple(resolution.unmodified) if spec.single else (),
+        effects=_effect_dice(sheet),
+    )
+    outcomes = outcomes_from(resolution.outcomes)
+    roll = roll_sum(check, ctx.dice)
+    verdict = judge(outcomes, total=roll.total, needed=check.dc, forced=roll.forced,
+                    natural=roll.natural)
+    return CheckRecord(
+        status="resolved", skill=ask.skill, who=ask.who, dc=check.dc, rolls=list(roll.rolls),
+        used=roll.used, modifier=roll.total - roll.used, total=roll.total,
+        success=verdict.success, critical=verdict.critical, outcome=verdict.outcome,
+        tier=verdict.tier.id if verdict.tier else None,
+        tier_text=verdict.tier.text if verdict.tier else None,
+        mode=check.mode, resolution="sum", dice=spec.label, with_=sheet.with_used,
+        penalty=sheet.penalty or None, difficulty=difficulty.rung, adjust=sheet.adjust or None,
+        effects=_effect_names(sheet), unmodified=roll.unmodified,
+        chance=check_odds(check, outcomes).chance,
+        feedback=_feedback(ask, sheet, difficulty, verdict, roll.unmodified),
+    )
+
+
+KINDS: dict[str, Kind] = {"dice-sum": dice_sum}
+"""``resolution.kind`` -> its resolver; the other four kinds arrive in the next issue."""
+
+
+def _feedback(ask: Ask, sheet: CheckSheet, difficulty: Difficulty, verdict: Verdict,
+              unmodified: int | None) -> str:
+    """The engine's line for the GM: the tier and its text, and anything it chose or ignored."""
+    parts = [f"{ask.skill}: {verdict.outcome or ('success' if verdict.success else 'failure')}."]
+    if verdict.tier is not None and verdict.tier.text:
+        parts.append(verdict.tier.text)
+    if unmodified is not None:
+        parts.append(f"Unmodified {unmodified}: apply what your rules say about it.")
+    if getattr(sheet, "target", None) == "unknown":
+        parts.append(f'No check is named "{ask.skill}": rolled with no sheet number.')
+    if difficulty.note:
+        parts.append(difficulty.note)
+    return " ".join(parts)
+
+
+def _flat(sheet: CheckSheet) -> int:
+    # No builtin sum() in this module: importing the ``sum`` submodule rebinds the name here.
+    total = 0
+    for modifier in sheet.modifiers:
+        total += modifier.flat
+    return total
+
+
+def _effect_dice(sheet: CheckSheet) -> tuple[EffectDice, ...]:
+    """SHEET-COND-05: each modifier's ``dice``, thrown through the same seam as the check."""
+    found = (EffectDice.parse(m.dice, m.minus) for m in sheet.modifiers if m.dice)
+    return tuple(d for d in found if d is not None)
+
+
+def _effect_names(sheet: CheckSheet) -> str | None:
+    """The sources that changed the check (modifiers and leans), each once, in the sheet's order."""
+    names = [m.source for m in sheet.modifiers] + [source for _, source in sheet.leans]
+    unique = list(dict.fromkeys(n for n in names if n))
+    return ", ".join(unique) or None
+
+
+def _rung(ladder: tuple[Any, ...], label: str | None) -> Any:
+    """CHK-COMMON-08: the one rung whose label matches; none when no rung or two share it."""
+    if not label:
+        return None
+    found = [r for r in ladder if normalize_name(r.label) == normalize_name(label)]
+    return found[0] if len(found) == 1 else None
+
+
+def _number(text: str | None) -> int | None:
+    """The first whole number in ``text`` (``"15"``, ``"DC 15"``, ``"+3"``), else None."""
+    match = re.search(r"[-+]?\d+", text or "")
+    return int(match.group()) if match else None
+
+
+def _blank_none(text: str | None) -> str | None:
+    return text.strip() or None if text is not None else None
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]

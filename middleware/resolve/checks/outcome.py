@@ -1,0 +1,151 @@
+"""Outcome tiers for every check kind (CHK-OUT).
+
+A kind works out its number (a summed total, net successes ...) and whether a rule forced the
+result (a natural on a sum, a botch on a pool); ``judge`` turns that into the verdict: the tier, and
+from the tier alone whether it succeeded and whether it was critical (CHK-OUT-09). Without tiers
+the bare comparison decides and a forced result is a critical of its kind (CHK-SUM-03).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from middleware.resolve.checks.record import Critical
+
+Natural = Literal["max", "min"]
+By = Literal["margin", "total"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tier:
+    """One outcome tier (CHK-OUT-04..07): number-read when ``on`` is None."""
+
+    id: str
+    label: str
+    success: bool
+    critical: bool = False
+    at_least: float | None = None
+    on: Literal["critical-success", "critical-failure"] | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcomes:
+    """``resolution.outcomes`` as plain values: what the tiers read, the shift rule, best first."""
+
+    tiers: tuple[Tier, ...]
+    by: By = "margin"
+    shift: bool = False
+
+    @property
+    def by_number(self) -> tuple[Tier, ...]:
+        """The tiers read from the number; the ``on:`` tiers are only reached by criticals."""
+        return tuple(t for t in self.tiers if t.on is None)
+
+    def on_tier(self, critical: Critical) -> Tier | None:
+        """The tier a critical of this kind lands in (CHK-OUT-07), if the ruleset names one."""
+        wanted = f"critical-{critical}"
+        return next((t for t in self.tiers if t.on == wanted), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a check came to: success, the critical kind, and the tier it landed in."""
+
+    success: bool
+    critical: Critical | None = None
+    tier: Tier | None = None
+
+    @property
+    def outcome(self) -> str | None:
+        """CHK-OUT-13: the tier's label, the record's ``outcome=``."""
+        return self.tier.label if self.tier else None
+
+
+def judge(
+    outcomes: Outcomes | None, *, total: float, needed: float,
+    forced: Critical | None = None, natural: Natural | None = None,
+) -> Verdict:
+    """The verdict of a check whose ``total`` was read against ``needed`` (CHK-OUT-02..10).
+
+    ``forced`` is a result a rule imposed whatever the number (CHK-OUT-10/11); ``natural`` is the
+    single die's highest or lowest face, which only ``naturals: "shift"`` reads (CHK-OUT-08).
+    """
+    if outcomes is None:
+        if forced is not None:
+            return Verdict(success=forced == "success", critical=forced)
+        return Verdict(success=total >= needed)
+    if forced is not None:
+        return _forced(outcomes, forced)
+    number = total - needed if outcomes.by == "margin" else total
+    tier = land(outcomes.by_number, number)
+    if outcomes.shift and natural is not None:
+        tier = shift(outcomes.by_number, tier, up=natural == "max")
+    return _from_tier(tier)
+
+
+def land(tiers: tuple[Tier, ...], number: float) -> Tier:
+    """CHK-OUT-04: the first tier whose ``atLeast`` the number reaches; the last takes the rest."""
+    for tier in tiers:
+        if tier.at_least is None or number >= tier.at_least:
+            return tier
+    return tiers[-1]
+
+
+def shift(tiers: tuple[Tier, ...], tier: Tier, *, up: bool) -> Tier:
+    """CHK-OUT-08: one tier up (best first) or down, never past the best or the worst."""
+    index = tiers.index(tier) + (-1 if up else 1)
+    return tiers[min(max(index, 0), len(tiers) - 1)]
+
+
+def _forced(outcomes: Outcomes, forced: Critical) -> Verdict:
+    """CHK-OUT-10/11: the ``on`` tier of that critical, else the best or worst; still critical."""
+    number_tiers = outcomes.by_number
+    tier = outcomes.on_tier(forced)
+    if tier is None:
+        tier = number_tiers[0] if forced == "success" else number_tiers[-1]
+    return Verdict(success=forced == "success", critical=forced, tier=tier)
+
+
+def _from_tier(tier: Tier) -> Verdict:
+    """CHK-OUT-05/09: success and the critical kind come from the tier, not the bare comparison."""
+    critical: Critical | None = None
+    if tier.critical:
+        critical = "success" if tier.success else "failure"
+    return Verdict(success=tier.success, critical=critical, tier=tier)
+
+
+def outcomes_from(model: Any) -> Outcomes | None:
+    """Plain ``Outcomes`` from the ruleset's ``resolution.outcomes`` model (or its JSON), or None.
+
+    Read by attribute or key so this module does not depend on the ruleset model's field names.
+    """
+    if model is None:
+        return None
+    tiers = tuple(_tier_from(t) for t in _get(model, "tiers", ()) or ())
+    if not tiers:
+        return None
+    by = _get(model, "by", "margin") or "margin"
+    shift_rule = _get(model, "naturals", None) == "shift"
+    return Outcomes(tiers=tiers, by="total" if by == "total" else "margin", shift=shift_rule)
+
+
+def _tier_from(model: Any) -> Tier:
+    at_least = _get(model, "at_least", None, "atLeast")
+    return Tier(
+        id=str(_get(model, "id", "")), label=str(_get(model, "label", "")),
+        success=bool(_get(model, "success", False)), critical=bool(_get(model, "critical", False)),
+        at_least=None if at_least is None else float(at_least),
+        on=_get(model, "on", None), text=_get(model, "text", None),
+    )
+
+
+def _get(model: Any, name: str, default: Any, alias: str | None = None) -> Any:
+    """A field by attribute (pydantic model) or by key (raw JSON), under its name or alias."""
+    for key in (name, alias) if alias else (name,):
+        if isinstance(model, dict) and key in model:
+            return model[key]
+        if not isinstance(model, dict) and hasattr(model, key):
+            return getattr(model, key)
+    return default

@@ -1,0 +1,168 @@
+"""The ``skill_check`` record and the ask it answers (SPEC §6, CHK-REC).
+
+``Ask`` is what the Game Master wrote, read once and never believed about results (SPEC §3: a
+model-written ``rolls=``/``total=``/``result=`` is dropped). ``CheckRecord`` is what the engine
+decided; ``tag_attrs()`` renders it in exactly the peer's attribute order so chat UIs that draw the
+peer's dice cards keep working.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field
+
+from middleware.records import Record, plus_signed, signed
+
+Mode = Literal["normal", "advantage", "disadvantage"]
+Critical = Literal["success", "failure"]
+
+HEAD = ("skill", "dc", "rolls", "used", "modifier", "total", "result", "mode", "resolution", "dice")
+"""SPEC §6: the fixed head of a resolved check tag."""
+
+EXTRAS = (
+    "threshold", "pool", "who", "with", "bonus", "spend", "auto", "use", "rerolled", "penalty",
+    "difficulty", "explode", "double", "complication", "adjust", "reroll", "reason", "effects",
+    "from", "automatic", "outcome", "unmodified", "exact", "highest", "zeroDice", "dark",
+    "darkHighest", "darkOutcome", "against", "symbols", "thrown", "symbolDetails", "setback",
+    "upgradeOwn", "chance",
+)
+"""SPEC §6: the extras, in order, each written only when it applies."""
+
+_FIELD = {"with": "with_", "from": "from_", "zeroDice": "zero_dice", "darkHighest": "dark_highest",
+          "darkOutcome": "dark_outcome", "symbolDetails": "symbol_details",
+          "upgradeOwn": "upgrade_own"}
+_PLUS = frozenset({"bonus", "adjust"})
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """What the GM wrote on one ``[skill_check:]``, read tolerantly (SPEC §1b, CHK-COMMON).
+
+    ``dc`` is the written number (None when absent or unreadable), ``difficulty`` a rung label,
+    ``leans`` every ``advantage``/``disadvantage`` the GM asked for (``mode=`` and bare words).
+    Anything else the tag carries is ignored here.
+    """
+
+    skill: str
+    who: str | None = None
+    dc: int | None = None
+    difficulty: str | None = None
+    with_: str | None = None
+    leans: tuple[str, ...] = ()
+    save_hint: bool = False
+
+
+class CheckRecord(Record):
+    """One resolved (or refused) skill check: every field the rewritten tag shows (CHK-REC)."""
+
+    tag: str = "skill_check"
+    skill: str = ""
+    rolls: list[int] = Field(default_factory=list)
+    used: int | None = None
+    modifier: int = 0
+    total: int | None = None
+    dc: int | None = None
+    success: bool | None = None
+    outcome: str | None = None
+    critical: Critical | None = None
+    mode: Mode = "normal"
+    resolution: Literal["sum", "successes"] = "sum"
+    dice: str = ""
+    tier: str | None = Field(default=None, description="the tier id the check landed in")
+    tier_text: str | None = None
+    # SPEC §6 extras; None means "does not apply" and is never rendered.
+    threshold: int | None = None
+    pool: int | None = None
+    with_: str | None = None
+    bonus: int | None = None
+    spend: str | None = None
+    auto: int | None = None
+    use: str | None = None
+    rerolled: int | None = None
+    penalty: int | None = None
+    difficulty: str | None = None
+    explode: int | None = None
+    double: int | None = None
+    complication: bool | None = None
+    adjust: int | None = None
+    reroll: str | None = None
+    effects: str | None = None
+    from_: str | None = None
+    automatic: bool | None = None
+    unmodified: int | None = None
+    exact: int | None = None
+    highest: int | None = None
+    zero_dice: bool | None = None
+    dark: int | None = None
+    dark_highest: bool | None = None
+    dark_outcome: str | None = None
+    against: str | None = None
+    symbols: str | None = None
+    thrown: str | None = None
+    symbol_details: str | None = None
+    setback: int | None = None
+    upgrade_own: int | None = None
+    chance: float | None = None
+
+    @property
+    def result(self) -> str | None:
+        """SPEC §6 ``result``: success, failure, critical_success or critical_failure."""
+        if self.success is None:
+            return None
+        word = "success" if self.success else "failure"
+        return f"critical_{word}" if self.critical else word
+
+    def tag_attrs(self) -> list[tuple[str, str]]:
+        """The resolved tag's attributes in SPEC §6 order; a refusal is the ask plus its reason."""
+        if self.status == "refused":
+            return self._ask_attrs()
+        if self.status != "resolved":
+            return []
+        head = [
+            ("skill", self.skill), ("dc", _text(self.dc)),
+            ("rolls", "|".join(str(r) for r in self.rolls)), ("used", _text(self.used)),
+            ("modifier", signed(self.modifier)), ("total", _text(self.total)),
+            ("result", self.result or ""), ("mode", self.mode),
+            ("resolution", self.resolution), ("dice", self.dice),
+        ]
+        return head + self._extras()
+
+    def _ask_attrs(self) -> list[tuple[str, str]]:
+        attrs = [("skill", self.skill)]
+        if self.dc is not None:
+            attrs.append(("dc", str(self.dc)))
+        return attrs + self._extras()
+
+    def _extras(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for name in EXTRAS:
+            value = self.who if name == "who" else getattr(self, _FIELD.get(name, name))
+            if value is not None:
+                out.append((name, _extra_text(name, value)))
+        return out
+
+
+def _text(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def _extra_text(name: str, value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if name == "chance" and isinstance(value, float):
+        return format_chance(value)
+    if isinstance(value, int):
+        return plus_signed(value) if name in _PLUS else signed(value)
+    return str(value)
+
+
+def format_chance(chance: float) -> str:
+    """The exact probability shown on the tag: four decimals, never rounded to a false 0 or 1."""
+    text = f"{chance:.4f}"
+    if text == "0.0000" and chance > 0:
+        return "<0.0001"
+    if text == "1.0000" and chance < 1:
+        return ">0.9999"
+    return text

@@ -1,0 +1,36 @@
+"""Records -> resolved tags spliced into the reply text (SPEC §6).
+
+Text outside tags is copied byte for byte. A tag whose record gives no attributes (ignored, error)
+stays exactly as the model wrote it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from middleware.records import Record, clean_value
+from middleware.segments import Segment, Tag
+
+
+def render_tag(name: str, attrs: Iterable[tuple[str, str]]) -> str:
+    """``[name: key="value" ...]`` with every value made record-safe."""
+    body = " ".join(f'{key}="{clean_value(value)}"' for key, value in attrs)
+    return f"[{name}: {body}]" if body else f"[{name}]"
+
+
+def resolved_text(tag: Tag, record: Record) -> str:
+    """What replaces ``tag`` in the reply: the record's tag, or the tag as written."""
+    attrs = record.tag_attrs()
+    return render_tag(tag.name, attrs) if attrs else tag.raw
+
+
+def rewrite(segments: Sequence[Segment], records: Sequence[Record]) -> str:
+    """The reply with each tag replaced, in order, by its record's resolved tag."""
+    out: list[str] = []
+    pending = iter(records)
+    for segment in segments:
+        if isinstance(segment, Tag):
+            out.append(resolved_text(segment, next(pending)))
+        else:
+            out.append(segment.text)
+    return "".join(out)

@@ -1,0 +1,105 @@
+"""Load a ruleset file, refusing it whole with every problem and its JSON path (SPEC §8).
+
+Two passes: the pydantic models check shapes, types and ranges (SHEET-IMPORT-01, the structural
+CHK-IMPORT rules); then each function in ``CHECKERS`` compares keys with one another (CHK-IMPORT,
+SHEET-IMPORT). Pydantic's errors are turned into ``Problem``s here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from middleware.errors import Problem, RulesetError
+from middleware.rules.checks_resolution import check_resolution
+from middleware.rules.checks_sheet import check_sheet
+from middleware.rules.problems import validation_problems
+from middleware.rules.ruleset import Ruleset
+
+MAX_BYTES = 256 * 1024
+"""SHEET-FILE-06: the whole ruleset file is at most 256 KB."""
+
+Source = str | Path | bytes | dict[str, Any]
+Checker = Callable[[Ruleset], Iterable[Problem]]
+
+CHECKERS: list[Checker] = [check_resolution, check_sheet]
+"""Semantic checks run in order on a ruleset whose shape is valid; each yields every problem."""
+
+
+def load_ruleset(source: Source) -> Ruleset:
+    """A checked ``Ruleset`` from a path, JSON text, bytes or parsed object, or ``RulesetError``."""
+    name, raw = _read(source)
+    try:
+        text = json.dumps(raw)
+        ruleset = Ruleset.model_validate_json(text, strict=True)
+    except ValidationError as exc:
+        raise RulesetError(validation_problems(exc, raw), source=name) from exc
+    problems = _dedupe(p for check in CHECKERS for p in check(ruleset))
+    if problems:
+        raise RulesetError(problems, source=name)
+    # An own copy of the file, so a stored game can load the very same rules again.
+    ruleset._source = json.loads(text)
+    return ruleset
+
+
+def validate_ruleset(source: Source) -> list[Problem]:
+    """Every problem that would refuse ``source`` (empty when it loads)."""
+    try:
+        load_ruleset(source)
+    except RulesetError as exc:
+        return list(exc.problems)
+    return []
+
+
+def ruleset_json_schema() -> dict[str, Any]:
+    """The JSON Schema of the ruleset file, generated from the models (``gm-middleware schema``)."""
+    return Ruleset.model_json_schema(by_alias=True)
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def _read(source: Source) -> tuple[str, Any]:
+    if isinstance(source, dict):
+        _check_size(len(json.dumps(source).encode()), "ruleset")
+        return "ruleset", source
+    if isinstance(source, bytes):
+        return "ruleset", _parse(source, "ruleset")
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return "ruleset", _parse(source.encode(), "ruleset")
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RulesetError([Problem("$", f"cannot read the file: {exc.strerror}")], str(path)) \
+            from exc
+    return str(path), _parse(data, str(path))
+
+
+def _parse(data: bytes, name: str) -> Any:
+    _check_size(len(data), name)
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RulesetError([Problem("$", "the file is not UTF-8 text")], name) from exc
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise RulesetError([Problem("$", f"not valid JSON: {exc.msg} at {where}")], name) from exc
+    if not isinstance(raw, dict):
+        raise RulesetError([Problem("$", "a ruleset must be a JSON object")], name)
+    return raw
+
+
+def _check_size(size: int, name: str) -> None:
+    if size > MAX_BYTES:
+        message = f"the file is {size} bytes; a ruleset may be at most {MAX_BYTES} (256 KB)"
+        raise RulesetError([Problem("$", message)], name)
+
+
+def _dedupe(problems: Iterable[Problem]) -> list[Problem]:
+    """Problems in order, each once (two checkers may find the same fault)."""
+    return list(dict.fromkeys(problems))

@@ -1,0 +1,67 @@
+"""Pydantic's validation errors as ``Problem``s with JSON paths into the file (SPEC §8).
+
+The one place a pydantic error is read: its ``loc`` is walked along the file itself, so the tags
+pydantic adds for unions (``dice-sum``, ``function-after[...]``) never show in a path.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
+from middleware.errors import Problem
+from middleware.rules.base import json_path
+
+
+def validation_problems(exc: ValidationError, raw: Any, prefix: tuple[int | str, ...] = ()) \
+        -> list[Problem]:
+    """Every error of ``exc``, once per path: a union's complaints about one value read as one."""
+    by_path: dict[str, list[str]] = {}
+    for error in exc.errors(include_url=False):
+        problem = _problem(error, raw, prefix)
+        messages = by_path.setdefault(problem.path, [])
+        if problem.message not in messages:
+            messages.append(problem.message)
+    return [Problem(path, " / ".join(messages)) for path, messages in by_path.items()]
+
+
+def _problem(error: ErrorDetails, raw: Any, prefix: tuple[int | str, ...]) -> Problem:
+    loc = prefix + file_loc(raw, error["loc"], missing=error["type"] == "missing")
+    if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        # Name the discriminating key itself (``$.resolution.kind``), not the object holding it.
+        loc += (str(error.get("ctx", {}).get("discriminator", "")).strip("'"),)
+    if error["type"] == "extra_forbidden":
+        return Problem(json_path(loc), "unknown key (only $comment may be added)")
+    message = error["msg"].removeprefix("Value error, ")
+    value = error.get("input")
+    if error["type"] != "missing" and isinstance(value, str | int | float | bool):
+        message += f" (got {_brief(value)})"
+    return Problem(json_path(loc), message)
+
+
+def file_loc(raw: Any, loc: tuple[int | str, ...], *, missing: bool = False) \
+        -> tuple[int | str, ...]:
+    """The part of pydantic's ``loc`` that is a path in ``raw``, without union tags."""
+    node, out = raw, []
+    for index, part in enumerate(loc):
+        last = index == len(loc) - 1
+        if _has(node, part):
+            node = node[part]
+        elif not (last and missing and isinstance(node, dict) and isinstance(part, str)):
+            continue
+        out.append(part)
+    return tuple(out)
+
+
+def _has(node: Any, part: int | str) -> bool:
+    if isinstance(node, dict):
+        return isinstance(part, str) and part in node
+    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+
+
+def _brief(value: str | int | float | bool) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,174 @@
+"""Sheet fields and list columns: six types discriminated on ``type`` (SHEET-FLD-01, SHEET-LST-01).
+
+Also the shared pieces every sheet model uses: ``Label`` (SHEET-FILE-04) and ``HideWhen``
+(SHEET-FLD-05). Cross-references (a ``section`` that exists, a ``hideWhen`` field that exists) are
+checked in ``checks_sheet``; only the shape and ranges of one object are checked here.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, model_validator
+
+from middleware.rules.base import Id, Strict, label_problem
+
+
+def _label(max_length: int) -> Any:
+    def check(value: str) -> str:
+        problem = label_problem(value, max_length)
+        if problem:
+            raise ValueError(f"label {problem}")
+        return value
+    return AfterValidator(check)
+
+
+Label = Annotated[str, _label(80)]
+"""SHEET-FILE-04: 1..80 characters, one line, no control characters, brackets or braces."""
+Short = Annotated[str, _label(8)]
+KindLabel = Annotated[str, _label(16)]
+Scalar = float | str | bool
+
+
+class HideWhen(Strict):
+    """SHEET-FLD-05: hide when ``field`` equals / does not equal / is among values (exactly one)."""
+
+    field: Id
+    equals: Scalar | None = None
+    not_equals: Scalar | None = Field(default=None, alias="notEquals")
+    in_: list[Scalar] | None = Field(default=None, alias="in", min_length=1, max_length=24)
+
+    @model_validator(mode="after")
+    def _one_comparison(self) -> HideWhen:
+        given = [v for v in (self.equals, self.not_equals, self.in_) if v is not None]
+        if len(given) != 1:
+            raise ValueError("hideWhen needs exactly one of equals, notEquals, in")
+        return self
+
+    def hides(self, value: Scalar | None) -> bool:
+        """True when a field read as ``value`` hides the thing this is on."""
+        if self.equals is not None:
+            return _same(value, self.equals)
+        if self.not_equals is not None:
+            return not _same(value, self.not_equals)
+        return any(_same(value, v) for v in self.in_ or ())
+
+
+def _same(a: Scalar | None, b: Scalar) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return a == b
+
+
+class _FieldBase(Strict):
+    id: Id
+    label: Label
+    section: Id | None = None
+    hide_when: HideWhen | None = Field(default=None, alias="hideWhen")
+    required: bool = False
+    """Only meaningful on list columns (SHEET-LST-01); fields keep the default."""
+
+
+class NumberField(_FieldBase):
+    """A number in ``min..max`` with an optional ``default``; whole unless ``integer`` is false."""
+
+    type: Literal["number"]
+    min: float
+    max: float
+    default: float | None = None
+    integer: bool = True
+
+    @model_validator(mode="after")
+    def _range(self) -> NumberField:
+        if not (math.isfinite(self.min) and math.isfinite(self.max)) or self.min > self.max:
+            raise ValueError("min and max must be finite with min <= max")
+        if self.default is not None and not self.min <= self.default <= self.max:
+            raise ValueError("default must lie within min..max")
+        return self
+
+    @property
+    def blank(self) -> float:
+        """SHEET-FLD-03 / SHEET-BLANK-01: the default, else 0 held inside the range."""
+        if self.default is not None:
+            return self.default
+        return min(max(0.0, self.min), self.max)
+
+
+class TextField(_FieldBase):
+    type: Literal["text"]
+    max_length: int = Field(alias="maxLength", ge=1, le=500)
+    default: str | None = None
+
+    @model_validator(mode="after")
+    def _fits(self) -> TextField:
+        if self.default is not None and len(self.default) > self.max_length:
+            raise ValueError("default is longer than maxLength")
+        return self
+
+
+class LongtextField(_FieldBase):
+    type: Literal["longtext"]
+    max_length: int = Field(alias="maxLength", ge=1, le=4000)
+    default: str | None = None
+
+    @model_validator(mode="after")
+    def _fits(self) -> LongtextField:
+        if self.default is not None and len(self.default) > self.max_length:
+            raise ValueError("default is longer than maxLength")
+        return self
+
+
+class BooleanField(_FieldBase):
+    type: Literal["boolean"]
+    default: bool | None = None
+
+
+class EnumField(_FieldBase):
+    type: Literal["enum"]
+    values: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(
+        min_length=1, max_length=40)
+    value_labels: dict[str, Label] | None = Field(default=None, alias="valueLabels")
+    default: str | None = None
+
+    @model_validator(mode="after")
+    def _values(self) -> EnumField:
+        if len(set(self.values)) != len(self.values):
+            raise ValueError("enum values must be distinct")
+        if self.default is not None and self.default not in self.values:
+            raise ValueError(f"default {self.default!r} is not one of the values")
+        stray = [k for k in self.value_labels or {} if k not in self.values]
+        if stray:
+            raise ValueError(f"valueLabels keys that are not values: {stray}")
+        return self
+
+    @property
+    def blank(self) -> str:
+        """SHEET-FLD-03: the default, else the first value."""
+        return self.default if self.default is not None else self.values[0]
+
+
+class DiceField(_FieldBase):
+    type: Literal["dice"]
+    default: str | None = Field(default=None, max_length=40)
+    example: str | None = Field(default=None, max_length=40)
+
+
+SheetField = Annotated[
+    NumberField | TextField | LongtextField | BooleanField | EnumField | DiceField,
+    Field(discriminator="type"),
+]
+"""SHEET-FLD-01: a field or a list column, by ``type``."""
+
+
+def blank_value(field: NumberField | TextField | LongtextField | BooleanField | EnumField
+                | DiceField) -> Scalar:
+    """SHEET-BLANK-01: what a blank build holds for ``field``."""
+    if isinstance(field, NumberField):
+        number = field.blank
+        return int(number) if number.is_integer() else number
+    if isinstance(field, EnumField):
+        return field.blank
+    if isinstance(field, BooleanField):
+        return bool(field.default)
+    return field.default if field.default is not None else ""

@@ -1,0 +1,165 @@
+"""Strict checks of a transcript entry's ``live`` state and ``bag`` (SHEET-TRN-04/05)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from middleware.sheet.evaluate import SheetView, blank_build
+from middleware.sheet.party_build import Ctx, catalogs
+from middleware.sheet.rules_view import as_json, sheet_rules
+from middleware.state import Build
+
+LIVE_KEYS = {"pools", "tracks", "wounds", "text", "conditions", "states"}
+STACK_KEYS = {"item", "coins", "plain", "count", "nickname", "equipped", "bound", "charges",
+              "loaded", "on"}
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _view(ctx: Ctx, build: dict[str, Any]) -> SheetView:
+    rules = sheet_rules(ctx.ruleset)
+    try:
+        parsed = Build.model_validate(build) if build else blank_build(rules)
+    except ValidationError:  # already reported against the build; read maxima off the blank
+        parsed = blank_build(rules)
+    return SheetView(rules, parsed)
+
+
+def check_live(ctx: Ctx, live: Any, build: dict[str, Any]) -> None:
+    """Pool keys and values, tracks, wound marks, conditions, states and text."""
+    if not isinstance(live, dict):
+        ctx.add("", "live must be an object")
+        return
+    for key in live.keys() - LIVE_KEYS:
+        ctx.add(key, "unknown key")
+    view = _view(ctx, build)
+    _check_pools(ctx.at("pools"), live.get("pools", {}), view)
+    _check_tracks(ctx.at("tracks"), live.get("tracks", {}), view)
+    _check_wounds(ctx.at("wounds"), live.get("wounds", {}), view)
+    ix = view.ix
+    for i, condition in enumerate(live.get("conditions", [])):
+        if condition not in ix.conditions:
+            ctx.at("conditions").add(i, f"no condition {condition!r}")
+    for state_id, value in (live.get("states") or {}).items():
+        state = ix.states.get(state_id)
+        if state is None or value not in state.values:
+            ctx.at("states").add(state_id, "no such state or value")
+    for text_id, value in (live.get("text") or {}).items():
+        text = ix.text.get(text_id)
+        if text is None or not isinstance(value, str) or len(value) > text.max_length:
+            ctx.at("text").add(text_id, "no such live text, or too long")
+
+
+def _check_pools(ctx: Ctx, pools: Any, view: SheetView) -> None:
+    have = view.live.pools()
+    for key, stored in (pools or {}).items():
+        here = ctx.at(key)
+        declared = view.ix.pools.get(key)
+        if declared is None and key not in view.live.row_pools():
+            here.add("", "neither a declared pool nor a row pool of this build")
+            continue
+        if not isinstance(stored, dict) or stored.keys() - {"value", "temp"}:
+            here.add("", "must be {value, temp?}")
+            continue
+        top = have.get(key, (0, 0))[1]
+        if not _whole(stored.get("value")) or not 0 <= stored["value"] <= top:
+            here.add("value", f"must be a whole number in 0..{top}")
+        if "temp" in stored and not (declared and declared.allow_temp and _whole(stored["temp"])
+                                     and stored["temp"] >= 0):
+            here.add("temp", "temp is allowed only on a pool with allowTemp")
+
+
+def _check_tracks(ctx: Ctx, tracks: Any, view: SheetView) -> None:
+    for track_id, value in (tracks or {}).items():
+        track = view.ix.tracks.get(track_id)
+        if track is None or track.wound:
+            ctx.add(track_id, "no such plain track")
+            continue
+        low, high = view.live.track_range(track)
+        if not _whole(value) or not low <= value <= high:
+            ctx.add(track_id, f"must be a whole number in {low}..{high}")
+
+
+def _check_wounds(ctx: Ctx, wounds: Any, view: SheetView) -> None:
+    for track_id, stored in (wounds or {}).items():
+        here = ctx.at(track_id)
+        track = view.ix.tracks.get(track_id)
+        wound = view.live.wound(track_id)
+        if track is None or wound is None or not isinstance(stored, dict):
+            here.add("", "no such wound track")
+            continue
+        marks = stored.get("marks", [])
+        severity = {k.id: k.severity for k in track.kinds or ()}
+        for i, mark in enumerate(marks):
+            if mark not in severity and not (track.indexed and mark == ""):
+                here.at("marks").add(i, f"no kind {mark!r}")
+        if len(marks) > wound.length:
+            here.add("marks", f"more marks than the track's {wound.length} boxes (use overflow)")
+        ranks = [severity.get(m, 0) for m in marks]
+        if not track.indexed and ranks != sorted(ranks, reverse=True):
+            here.add("marks", "marks must be sorted most severe first")
+
+
+def _items(ctx: Ctx) -> dict[str, dict[str, Any]]:
+    """Every catalog item by ``catalog/entry`` ref and by label."""
+    out: dict[str, dict[str, Any]] = {}
+    for catalog in catalogs(ctx.ruleset):
+        for entry in catalog.get("entries") or ():
+            if isinstance(entry, dict) and isinstance(entry.get("item"), dict):
+                out[f"{catalog.get('id')}/{entry.get('id')}"] = entry["item"]
+                out.setdefault(str(entry.get("label", "")).lower(), entry["item"])
+    return out
+
+
+def check_bag(ctx: Ctx, bag: Any) -> None:
+    """SHEET-TRN-04/05: each stack is an item, coins or a plain item, within its limits."""
+    if not isinstance(bag, list):
+        ctx.add("", "bag must be a list")
+        return
+    items = _items(ctx)
+    block = as_json(ctx.ruleset.items) or {}
+    coins = {u.get("id") for c in block.get("currencies") or () for u in c.get("units") or ()}
+    for i, stack in enumerate(bag):
+        here = ctx.at(i)
+        if not isinstance(stack, dict):
+            here.add("", "a stack must be an object")
+            continue
+        for key in stack.keys() - STACK_KEYS:
+            here.add(key, "unknown key")
+        kinds = [k for k in ("item", "coins", "plain") if k in stack]
+        if len(kinds) != 1:
+            here.add("", "a stack is exactly one of item, coins, plain")
+            continue
+        count = stack.get("count", 1)
+        if not _whole(count) or count < 1:
+            here.add("count", "must be a whole number >= 1")
+        if kinds[0] == "coins" and stack["coins"] not in coins:
+            here.add("coins", f"no coin {stack['coins']!r}")
+        if kinds[0] == "plain" and block.get("freeform") == "refuse":
+            here.add("plain", "this ruleset refuses plain items")
+        if kinds[0] == "item":
+            _check_item(here, stack, items)
+
+
+def _check_item(ctx: Ctx, stack: dict[str, Any], items: dict[str, dict[str, Any]]) -> None:
+    ref = stack["item"]
+    item = items.get(ref) if isinstance(ref, str) and "/" in ref else \
+        items.get(str(ref).lower())
+    if item is None:
+        ctx.add("item", f"no item {ref!r}")
+        return
+    if stack.get("bound") and not item.get("binds"):
+        ctx.add("bound", "this item does not bind")
+    if stack.get("equipped") and not item.get("slots"):
+        ctx.add("equipped", "this item takes no slot")
+    charges = (item.get("charges") or {}).get("max")
+    if "charges" in stack and (charges is None or not _whole(stack["charges"])
+                               or not 0 <= stack["charges"] <= charges):
+        ctx.add("charges", f"must be a whole number in 0..{charges}")
+    limit = item.get("stack", 1)
+    if _whole(stack.get("count", 1)) and _whole(limit) and stack.get("count", 1) > limit:
+        ctx.add("count", f"at most {limit} in one stack")

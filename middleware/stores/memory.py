@@ -1,0 +1,220 @@
+"""The in-memory store: dicts in one process, for tests and short-lived tools (SPEC §2, §3).
+
+JSON is kept as text, as SQLite keeps it, so what is read back is a fresh value every time and both
+stores return the same thing. Stored values are immutable, so a batch's snapshot is a shallow copy
+of the tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+
+from middleware.errors import GameError
+from middleware.stores.base import (
+    JSON,
+    CandidateRow,
+    GameRow,
+    TurnRow,
+    check_fork,
+    check_turn_number,
+)
+from middleware.stores.codec import decode_json, encode_json
+from middleware.stores.gate import Gate
+
+TurnId = tuple[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    ruleset_id: str
+    ruleset: str
+    seed: int
+    options: str
+    state: str
+    parent: str | None
+    forked_at: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    user_text: str
+    selected: int | None = None
+    events: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    key: str | None
+    seed: int
+    reply: str
+    text: str
+    records: str
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    games: dict[str, _Game]
+    turns: dict[TurnId, _Turn]
+    candidates: dict[TurnId, tuple[_Candidate, ...]]
+    last: dict[str, int]
+
+    def copy(self) -> _Tables:
+        return _Tables(dict(self.games), dict(self.turns), dict(self.candidates), dict(self.last))
+
+
+class MemoryStore:
+    """A ``Store`` in dicts; every call sees the writes before it, batches roll back on error."""
+
+    def __init__(self) -> None:
+        self._t = _Tables({}, {}, {}, {})
+        self._gate = Gate()
+
+    async def create_game(self, game: GameRow) -> None:
+        """Store a new game; ``GameError`` if the chat id is taken."""
+        saved = _Game(game.ruleset_id, encode_json(game.ruleset, "the ruleset"), game.seed,
+                      encode_json(game.options, "the options"),
+                      encode_json(game.state, "the state"), game.parent, game.forked_at)
+        async with self._gate.one():
+            if game.chat in self._t.games:
+                raise GameError(f"chat {game.chat!r} already has a game")
+            self._t.games[game.chat] = saved
+            self._t.last[game.chat] = 0
+
+    async def get_game(self, chat: str) -> GameRow:
+        """The game of ``chat``; ``GameError`` if there is none."""
+        async with self._gate.one():
+            g = self._game(chat)
+        return GameRow(chat, g.ruleset_id, decode_json(g.ruleset), g.seed, decode_json(g.options),
+                       decode_json(g.state), g.parent, g.forked_at)
+
+    async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
+        """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
+        check_turn_number(turn)
+        async with self._gate.one():
+            self._game(chat)
+            if (chat, turn) not in self._t.turns:
+                self._t.turns[(chat, turn)] = _Turn(user_text)
+                self._t.last[chat] = max(self._t.last[chat], turn)
+
+    async def get_turn(self, chat: str, turn: int) -> TurnRow | None:
+        """Turn ``turn`` of ``chat``, or None."""
+        async with self._gate.one():
+            row = self._t.turns.get((chat, turn))
+        if row is None:
+            return None
+        events = [decode_json(e) for e in row.events]
+        return TurnRow(chat, turn, row.user_text, row.selected, events)
+
+    async def last_turn(self, chat: str) -> int:
+        """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""
+        async with self._gate.one():
+            self._game(chat)
+            return self._t.last[chat]
+
+    async def add_candidate(self, row: CandidateRow) -> CandidateRow:
+        """Store a candidate and select it; a key seen on the turn returns the stored one."""
+        saved = _Candidate(row.key, row.seed, row.reply, row.text,
+                           encode_json(row.records, "the records"),
+                           encode_json(row.state, "the state"))
+        async with self._gate.one():
+            where = (row.chat, row.turn)
+            turn = self._turn(*where)
+            stored = self._t.candidates.get(where, ())
+            for index, known in enumerate(stored):
+                if row.key is not None and known.key == row.key:
+                    return _candidate_row(row.chat, row.turn, index, known)
+            self._t.candidates[where] = (*stored, saved)
+            self._t.turns[where] = replace(turn, selected=len(stored))
+        return replace(row, index=len(stored))
+
+    async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
+        """The candidate of the turn stored with ``key``, or None."""
+        async with self._gate.one():
+            stored = self._t.candidates.get((chat, turn), ())
+        for index, known in enumerate(stored):
+            if known.key == key:
+                return _candidate_row(chat, turn, index, known)
+        return None
+
+    async def get_candidate(self, chat: str, turn: int, index: int) -> CandidateRow:
+        """One candidate; ``GameError`` if it does not exist."""
+        async with self._gate.one():
+            return _candidate_row(chat, turn, index, self._candidate(chat, turn, index))
+
+    async def list_candidates(self, chat: str, turn: int) -> list[CandidateRow]:
+        """Every candidate of the turn, by index."""
+        async with self._gate.one():
+            stored = self._t.candidates.get((chat, turn), ())
+        return [_candidate_row(chat, turn, i, known) for i, known in enumerate(stored)]
+
+    async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
+        """The selected candidate of the turn, or None if it has none."""
+        async with self._gate.one():
+            row = self._t.turns.get((chat, turn))
+            if row is None or row.selected is None:
+                return None
+            return _candidate_row(chat, turn, row.selected,
+                                  self._candidate(chat, turn, row.selected))
+
+    async def select(self, chat: str, turn: int, index: int) -> None:
+        """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""
+        async with self._gate.one():
+            self._candidate(chat, turn, index)
+            self._t.turns[(chat, turn)] = replace(self._turn(chat, turn), selected=index)
+
+    async def add_event(self, chat: str, turn: int, event: JSON) -> None:
+        """Append a between-turn event to the turn; ``GameError`` if the turn was not started."""
+        saved = encode_json(event, "the event")
+        async with self._gate.one():
+            row = self._turn(chat, turn)
+            self._t.turns[(chat, turn)] = replace(row, events=(*row.events, saved))
+
+    async def fork(self, chat: str, turn: int, new_chat: str) -> None:
+        """Copy the game and its turns up to ``turn`` (inclusive) into ``new_chat``."""
+        async with self._gate.one():
+            game = self._game(chat)
+            check_fork(chat, turn, self._t.last[chat], new_chat, new_chat in self._t.games)
+            self._t.games[new_chat] = replace(game, parent=chat, forked_at=turn)
+            self._t.last[new_chat] = turn
+            for n in range(1, turn + 1):
+                if (chat, n) in self._t.turns:
+                    self._t.turns[(new_chat, n)] = self._t.turns[(chat, n)]
+                    self._t.candidates[(new_chat, n)] = self._t.candidates.get((chat, n), ())
+
+    @asynccontextmanager
+    async def batch(self) -> AsyncIterator[None]:
+        """Writes inside are kept when the block ends, or undone if it raises."""
+        async with self._gate.hold():
+            before = self._t.copy()
+            try:
+                yield
+            except BaseException:
+                self._t = before
+                raise
+
+    async def close(self) -> None:
+        """Nothing to release."""
+
+    def _game(self, chat: str) -> _Game:
+        if (game := self._t.games.get(chat)) is None:
+            raise GameError(f"no game for chat {chat!r}")
+        return game
+
+    def _turn(self, chat: str, turn: int) -> _Turn:
+        if (row := self._t.turns.get((chat, turn))) is None:
+            raise GameError(f"chat {chat!r} has no turn {turn}")
+        return row
+
+    def _candidate(self, chat: str, turn: int, index: int) -> _Candidate:
+        stored = self._t.candidates.get((chat, turn), ())
+        if not 0 <= index < len(stored):
+            raise GameError(f"turn {turn} of chat {chat!r} has no candidate {index}")
+        return stored[index]
+
+
+def _candidate_row(chat: str, turn: int, index: int, saved: _Candidate) -> CandidateRow:
+    return CandidateRow(chat, turn, index, saved.key, saved.seed, saved.reply, saved.text,
+                        decode_json(saved.records), decode_json(saved.state))

@@ -1,0 +1,129 @@
+"""The lines of a transcript (SPEC §4), validated strictly: unknown keys are errors with the line.
+
+Besides SPEC §4's ``game``, ``user``, ``gm``, ``select``, ``rest`` and ``edit``, a ``fork`` line
+``{"type": "fork", "at": N, "id": "branch"}`` continues the replay on a new branch started from S(N).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from middleware.errors import TranscriptError
+from middleware.rules.base import json_path
+
+
+class _Line(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Options(_Line):
+    """Game options: ``dice: "turn"`` gives fair dice (SPEC §5)."""
+
+    dice: Literal["candidate", "turn"] = "candidate"
+
+
+class GameLine(_Line):
+    """The first line: the game id, its ruleset (bundled id, relative path or inline), seed, party."""
+
+    type: Literal["game"]
+    id: str = Field(min_length=1, max_length=200)
+    ruleset: str | dict[str, Any]
+    seed: int = 0
+    party: list[Any] = Field(default_factory=list)
+    options: Options = Field(default_factory=Options)
+
+
+class UserLine(_Line):
+    """The player's message: starts a turn. Never parsed for tags."""
+
+    type: Literal["user"]
+    text: str
+
+
+class Expect(_Line):
+    """What a replayed candidate must show: ``text`` exactly, ``records``/``state`` as subsets."""
+
+    text: str | None = None
+    records: list[dict[str, Any]] | None = None
+    state: dict[str, Any] | None = None
+
+
+class GmLine(_Line):
+    """A Game Master reply: a candidate of the current turn."""
+
+    type: Literal["gm"]
+    text: str
+    key: str | None = None
+    seed: int | None = None
+    dice: list[int] = Field(default_factory=list, max_length=10_000)
+    expect: Expect | None = None
+
+
+class SelectLine(_Line):
+    """Pick which candidate of the current turn the next turn builds on."""
+
+    type: Literal["select"]
+    candidate: int = Field(ge=0)
+
+
+class RestLine(_Line):
+    """A rest taken between turns."""
+
+    type: Literal["rest"]
+    who: str
+    rest: str
+
+
+class EditLine(_Line):
+    """Live state set between turns, as the sheet editor would."""
+
+    type: Literal["edit"]
+    who: str
+    live: dict[str, Any]
+
+
+class ForkLine(_Line):
+    """Continue on a new branch started from S(at)."""
+
+    type: Literal["fork"]
+    at: int = Field(ge=0)
+    id: str = Field(min_length=1, max_length=200)
+
+
+Line = Annotated[
+    GameLine | UserLine | GmLine | SelectLine | RestLine | EditLine | ForkLine,
+    Field(discriminator="type"),
+]
+_LINE: TypeAdapter[Line] = TypeAdapter(Line)
+_TYPES = frozenset({"game", "user", "gm", "select", "rest", "edit", "fork"})
+
+
+def read_lines(text_lines: Iterable[str]) -> list[tuple[int, Line]]:
+    """Every non-blank line, numbered from 1, validated; the first bad line raises."""
+    out: list[tuple[int, Line]] = []
+    for number, raw in enumerate(text_lines, start=1):
+        if raw.strip():
+            out.append((number, read_line(raw, number)))
+    if not out or not isinstance(out[0][1], GameLine):
+        raise TranscriptError("a transcript starts with a 'game' line", line=out[0][0] if out else 1)
+    return out
+
+
+def read_line(raw: str, number: int) -> Line:
+    """One line, or a ``TranscriptError`` naming the line and the JSON path."""
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise TranscriptError(f"not JSON: {exc.msg} (column {exc.colno})", line=number) from exc
+    try:
+        return _LINE.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = tuple(first["loc"])
+        if loc and loc[0] in _TYPES:  # pydantic names the union member first; not a JSON key
+            loc = loc[1:]
+        raise TranscriptError(first["msg"], line=number, path=json_path(loc)) from exc

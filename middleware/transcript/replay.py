@@ -1,0 +1,141 @@
+"""Replaying a transcript through the real pipeline (SPEC §4).
+
+Every line is read and validated before anything is stored, so a malformed line stops the replay
+with its number and nothing half-written. Each ``gm`` line becomes a ``Step`` with the candidate and
+its state summary; an expectation that fails raises ``ExpectationError`` with a readable diff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from middleware.dice import derive_seed
+from middleware.errors import ExpectationError, GMError, RulesetError, TranscriptError
+from middleware.pipeline import Engine, Processed
+from middleware.rules.load import load_ruleset
+from middleware.rules.registry import bundled_ids, load_bundled
+from middleware.rules.ruleset import Ruleset
+from middleware.sheet.party import read_party
+from middleware.summary import state_summary
+from middleware.transcript.expect import mismatches, text_diff
+from middleware.transcript.lines import (
+    EditLine, ForkLine, GameLine, GmLine, Line, RestLine, SelectLine, UserLine, read_lines,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One replayed line: its number and kind; for ``gm`` lines the candidate and state summary."""
+
+    line: int
+    kind: str
+    chat: str
+    turn: int
+    text: str = ""
+    processed: Processed | None = None
+    summary: dict[str, Any] | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """SPEC §7: ``turn``, ``candidate``, ``text``, ``records``, ``state`` and nothing else."""
+        assert self.processed is not None
+        return {"turn": self.turn, "candidate": self.processed.candidate,
+                "text": self.processed.text,
+                "records": [r.model_dump(mode="json") for r in self.processed.records],
+                "state": self.summary}
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A transcript read and checked whole: its lines, ruleset and party, nothing stored yet."""
+
+    lines: list[tuple[int, Line]]
+    game: GameLine
+    ruleset: Ruleset
+
+
+def prepare(text_lines: Iterable[str], base: Path | None = None) -> Prepared:
+    """Read and validate every line, the ruleset and the party before anything is stored."""
+    lines = read_lines(text_lines)
+    number, game = lines[0]
+    assert isinstance(game, GameLine)
+    return Prepared(lines, game, _ruleset(game.ruleset, base, number))
+
+
+async def replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
+    """Replay every line on ``engine``, yielding a ``Step`` per line after the game line."""
+    game, ruleset = prepared.game, prepared.ruleset
+    party = read_party(ruleset, game.party, line=prepared.lines[0][0])
+    chat, turn, count = game.id, 0, 0
+    await engine.create_game(chat, ruleset, party, seed=game.seed, dice=game.options.dice)
+    for number, line in prepared.lines[1:]:
+        try:
+            if isinstance(line, UserLine):
+                turn, count = turn + 1, 0
+                await engine.user(chat, turn, line.text)
+                yield Step(number, "user", chat, turn, line.text)
+            elif isinstance(line, GmLine):
+                if turn == 0:
+                    raise TranscriptError("a 'gm' line before any 'user' line", line=number)
+                step = await _gm(engine, prepared, chat, turn, count, number, line)
+                count += 1
+                yield step
+            elif isinstance(line, SelectLine):
+                await engine.select(chat, turn, line.candidate)
+                yield Step(number, "select", chat, turn, str(line.candidate))
+            elif isinstance(line, EditLine | RestLine):
+                await engine.event(chat, turn, line.model_dump())
+                yield Step(number, line.type, chat, turn, line.who)
+            elif isinstance(line, ForkLine):
+                await engine.fork(chat, line.at, line.id)
+                chat, turn, count = line.id, line.at, 0
+                yield Step(number, "fork", chat, turn, line.id)
+        except (ExpectationError, TranscriptError):
+            raise
+        except GMError as exc:
+            raise TranscriptError(str(exc), line=number) from exc
+
+
+async def _gm(engine: Engine, prepared: Prepared, chat: str, turn: int, count: int,
+              number: int, line: GmLine) -> Step:
+    seed = line.seed
+    if seed is None and prepared.game.options.dice == "candidate":
+        seed = derive_seed(prepared.game.seed, chat, turn, count)
+    done = await engine.process(chat, turn, line.text, key=line.key, seed=seed, dice=line.dice)
+    summary = state_summary(prepared.ruleset, done.state)
+    step = Step(number, "gm", chat, turn, line.text, done, summary)
+    if line.expect is not None:
+        _check(line, step, number)
+    return step
+
+
+def _check(line: GmLine, step: Step, number: int) -> None:
+    assert line.expect is not None
+    got = step.as_json()
+    problems: list[str] = []
+    if line.expect.text is not None:
+        problems += text_diff(line.expect.text, got["text"])
+    if line.expect.records is not None:
+        problems += mismatches({"records": line.expect.records}, {"records": got["records"]})
+    if line.expect.state is not None:
+        problems += mismatches({"state": line.expect.state}, {"state": got["state"]})
+    if problems:
+        raise ExpectationError("\n".join(f"  {p}" for p in problems), line=number)
+
+
+def _ruleset(ref: str | dict[str, Any], base: Path | None, line: int) -> Ruleset:
+    """SPEC §4: a bundled id, a path relative to the transcript, or the ruleset inline."""
+    try:
+        if isinstance(ref, dict):
+            return load_ruleset(ref)
+        if ref in bundled_ids():
+            return load_bundled(ref)
+        path = (base or Path.cwd()) / ref
+        if not path.is_file():
+            raise TranscriptError(f"ruleset {ref!r} is neither bundled ({', '.join(bundled_ids())})"
+                                  " nor a file", line=line, path="$.ruleset")
+        return load_ruleset(path)
+    except RulesetError as exc:
+        raise TranscriptError(str(exc), line=line, path="$.ruleset") from exc

@@ -1,0 +1,109 @@
+"""Helpers for the sheet tests: a ruleset built from the compat files with the sheet's own models.
+
+``load_ruleset`` is being written beside this issue; these tests construct only what the sheet
+reads (sheet, resolution as JSON, combat, items, catalogs) so they do not depend on it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from middleware.rules.combat import CombatBlock
+from middleware.rules.rests import Rest
+from middleware.rules.sheet import SheetBlock
+from middleware.state import Character, GameState
+
+COMPAT = Path(__file__).resolve().parents[2] / ".." / "shared" / "compat"
+FILES = {"gravewatch": "gravewatch.json", "ember": "ember-roads.json",
+         "5e": "ruleset-5e-2014.example.json"}
+
+
+def raw(name: str) -> Any:
+    """A fresh parsed copy of a compat file (safe to change)."""
+    return json.loads((COMPAT / FILES[name]).read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class MiniRuleset:
+    sheet: SheetBlock
+    resolution: Any
+    combat: CombatBlock | None
+    items: Any
+    catalogs: Any
+    rests: Any = ()
+
+
+def ruleset(name: str, data: Any = None) -> MiniRuleset:
+    data = data if data is not None else raw(name)
+    combat = data.get("combat")
+    return MiniRuleset(sheet=SheetBlock.model_validate(data["sheet"]),
+                       resolution=data["resolution"],
+                       combat=CombatBlock.model_validate(combat) if combat else None,
+                       items=data.get("items"), catalogs=data.get("catalogs"),
+                       rests=tuple(Rest.model_validate(r) for r in data.get("rests", ())))
+
+
+BRAM: dict[str, Any] = {
+    "name": "Bram the Quiet", "player": True,
+    "sheet": {"v": 1, "build": {
+        "abilities": {"sinew": 3, "nerve": 3, "warmth": 2},
+        "skills": {"dig": "rating_2", "listen": "rating_1", "ward": "rating_3",
+                   "soothe": "rating_1"},
+        "saves": {"steel": "rating_2"},
+        "bonuses": {"ward": 1},
+        "fields": {"post": "Hollow Lane barrows", "watch": "dawn", "lantern": 3},
+        "lists": {
+            "charms": [{"name": "Steady Hand",
+                        "notes": "Throw the dice that fell wrong again, and steady your hand for "
+                                 "one success you did not roll.",
+                        "_catalog": "charms/steady-hand"}],
+            "arms": [{"name": "Lantern hook", "rating": "sinew", "trade": "wrestle",
+                      "dice": "1d10", "harm": "tearing"}],
+            "scars": [{"name": "Wight's rake across the ribs", "levels": 1, "penalty": -1}]}}},
+    "live": {"pools": {"resolve": {"value": 4}}, "wounds": {"harm": {"marks": ["tear", "knock"]}},
+             "conditions": ["marked"], "states": {"light": "shuttered"}},
+    "bag": [{"item": "kit/dawn-bell", "count": 1, "equipped": True, "bound": True, "charges": 2},
+            {"item": "kit/grave-spade", "count": 1, "equipped": True},
+            {"item": "kit/warming-tonic", "count": 2},
+            {"coins": "shilling", "count": 4}, {"coins": "penny", "count": 9}],
+}
+
+JUNO: dict[str, Any] = {
+    "name": "Juno", "player": False,
+    "sheet": {"v": 1, "build": {
+        "abilities": {"brawn": 1, "wits": 2, "heart": 1},
+        "skills": {"sneak": "expert", "tinker": "trained", "sway": "trained"},
+        "saves": {}, "bonuses": {"sway": 1},
+        "fields": {"calling": "Scout", "toughness": 3},
+        "lists": {
+            "gear": [{"name": "Rope", "notes": "Forty feet, tarred", "bulk": 1},
+                     {"name": "Tent", "bulk": 2, "packed": True},
+                     {"name": "Spare boots", "bulk": 1, "packed": False}],
+            "knacks": [{"name": "Road Sense",
+                        "notes": "Sneak to notice where a road turns bad before you are standing "
+                                 "on it.", "_catalog": "knacks/road-sense"},
+                       {"name": "Second Breath",
+                        "notes": "Once a scene, take a second Action on your turn.",
+                        "_catalog": "knacks/second-breath"}],
+            "tricks": [{"name": "Second Breath", "uses": 1, "recharge": "scene",
+                        "_catalog": "knacks/second-breath"}]}}},
+    "live": {"pools": {"grit": {"value": 5}, "luck": {"value": 2},
+                       "tricks:second breath": {"value": 0}},
+             "tracks": {"heat": 2}, "wounds": {"strain": {"marks": ["strain"]}},
+             "conditions": ["shaken"], "states": {"stance": "reckless"}},
+    "bag": [{"item": "outfitter/leather-coat", "count": 1, "equipped": True},
+            {"item": "outfitter/hand-axe", "count": 1, "equipped": True},
+            {"item": "outfitter/waystone", "count": 1},
+            {"item": "outfitter/road-rations", "count": 2},
+            {"coins": "mark", "count": 12}, {"coins": "bit", "count": 7},
+            {"coins": "pinch", "count": 5}],
+}
+
+
+def state_of(ruleset_id: str, *members: dict[str, Any]) -> GameState:
+    """A game state whose party is ``members`` (read with the state models, not validated)."""
+    return GameState(ruleset=ruleset_id,
+                     party=tuple(Character.model_validate(m) for m in members))

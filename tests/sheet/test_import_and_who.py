@@ -1,0 +1,100 @@
+"""Sheet import refusals with their paths (SHEET-IMPORT) and who= matching (SHEET-CHK-01/02)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from tests.sheet.sheet_helpers import BRAM, raw, ruleset, state_of
+
+from middleware.rules.checks_sheet import check_sheet
+from middleware.rules.sheet import SheetBlock
+from middleware.sheet.roller import find_roller
+
+
+@pytest.mark.parametrize("name", ["gravewatch", "ember", "5e"])
+def test_compat_sheets_pass(name: str) -> None:
+    """compat/README: the three files load and report nothing."""
+    assert list(check_sheet(ruleset(name))) == []
+
+
+def problems_after(name: str, change: Callable[[Any], None]) -> list[str]:
+    data = raw(name)
+    change(data)
+    return [p.path for p in check_sheet(ruleset(name, data))]
+
+
+@pytest.mark.parametrize(("name", "change", "path"), [
+    ("gravewatch", lambda d: d["sheet"]["skills"][0].update(section="cellar"),
+     "$.sheet.skills[0].section"),  # SHEET-IMPORT-05
+    ("gravewatch", lambda d: d["sheet"]["skills"][1].update(ability="luck"),
+     "$.sheet.skills[1].ability"),  # SHEET-IMPORT-06
+    ("gravewatch", lambda d: d["sheet"]["skills"].append(dict(d["sheet"]["skills"][0])),
+     "$.sheet.skills[6].id"),  # SHEET-IMPORT-03
+    ("gravewatch", lambda d: d["sheet"]["derived"][1]["of"].append({"derived": "harm_left"}),
+     "$.sheet.derived[1].of[3]"),  # SHEET-IMPORT-10
+    ("gravewatch", lambda d: d["sheet"]["live"]["pools"][0].update(max={"derived": "harm_left"}),
+     "$.sheet.live.pools[0].max"),  # SHEET-IMPORT-13
+    ("gravewatch", lambda d: d["sheet"]["skills"][4].update(cap={"skillMod": "ward"}),
+     "$.sheet.skills[4].cap"),  # SHEET-IMPORT-14
+    ("ember", lambda d: d["sheet"]["skills"][0].update(untrained="harder"),
+     "$.sheet.skills[0].untrained"),  # SHEET-IMPORT-15
+    ("ember", lambda d: d["sheet"]["lists"][2]["pools"].update(maxColumn="name"),
+     "$.sheet.lists[2].pools.maxColumn"),  # SHEET-IMPORT-16
+    ("gravewatch", lambda d: d["sheet"]["live"]["tracks"][0].update(max=5),
+     "$.sheet.live.tracks[0].max"),  # SHEET-IMPORT-17
+    ("ember", lambda d: d["sheet"]["live"]["tracks"][1].pop("onFull"),
+     "$.sheet.live.tracks[1].onFull"),  # SHEET-IMPORT-17 (Reading)
+    ("gravewatch", lambda d: d["sheet"]["derived"][3]["table"].update(dim=-1),
+     "$.sheet.derived[3].table['dim']"),  # SHEET-IMPORT-11
+    ("gravewatch", lambda d: d["rests"][1]["restore"][0].update(kind="bite"),
+     "$.rests[1].restore[0].kind"),  # SHEET-IMPORT-22
+    ("ember", lambda d: d["rests"][0]["restore"][3].update(recharge=["dawn"]),
+     "$.rests[0].restore[3].recharge[0]"),  # SHEET-IMPORT-22
+    ("5e", lambda d: d["sheet"]["derived"][0].update(**{"from": {"skillMod": "arcana"}}),
+     "$.resolution.proficiency.bonus"),  # SHEET-IMPORT-12
+])
+def test_refusals(name: str, change: Callable[[Any], None], path: str) -> None:
+    """SHEET-IMPORT: one broken rule is reported at its JSON path."""
+    assert path in problems_after(name, change)
+
+
+def test_unknown_key_is_refused_by_the_model() -> None:
+    """SHEET-IMPORT-01: a typo key anywhere in the sheet refuses it, with its location."""
+    data = raw("gravewatch")["sheet"]
+    data["abilities"][0]["deafult"] = 2
+    with pytest.raises(ValidationError) as caught:
+        SheetBlock.model_validate(data)
+    assert caught.value.errors()[0]["loc"] == ("abilities", 0, "deafult")
+
+
+def party() -> Any:
+    return state_of("gravewatch", {"name": "Ada"}, BRAM, {"name": "Édith Marsh"},
+                    {"name": "edith  marsh!"})
+
+
+@pytest.mark.parametrize(("who", "index", "stranger"), [
+    (None, 1, False),            # SHEET-CHK-01: the entry marked player
+    ("BRAM the quiet", 1, False),
+    ("ada", 0, False),           # a member without a sheet is not a stranger
+    ("Mother Hel", None, True),  # nobody: a stranger
+    ("Edith Marsh", None, True),  # two entries share the name: ambiguous, a stranger
+])
+def test_who_matching(who: str | None, index: int | None, stranger: bool) -> None:
+    """SHEET-CHK-01/02: who= by normalized name (accents, case, punctuation ignored)."""
+    roller = find_roller(party(), who)
+    assert (index, stranger, who) == (roller.index, roller.stranger, roller.written)
+
+
+def test_player_keeps_a_shared_name() -> None:
+    """SHEET-CHK-02: the player keeps a name another entry shares."""
+    state = state_of("gravewatch", {"name": "Ada"}, {"name": "ADA", "player": True})
+    assert find_roller(state, "ada").index == 1
+
+
+def test_empty_party_rolls_blank_player() -> None:
+    """SHEET-CHK-01: with nobody in the party the player is the blank build, not a stranger."""
+    roller = find_roller(state_of("gravewatch"), None)
+    assert (roller.index, roller.character, roller.stranger) == (None, None, False)
