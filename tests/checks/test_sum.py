@@ -5,7 +5,7 @@ from __future__ import annotations
 from middleware.dice import Dice
 from middleware.resolve.checks import Ask, pick_difficulty
 from middleware.resolve.checks.outcome import judge
-from middleware.resolve.checks.sum import (
+from middleware.resolve.checks.dice_sum import (
     EffectDice,
     SumCheck,
     SumDice,

@@ -19,7 +19,7 @@ from middleware.resolve import Context, Resolution
 from middleware.resolve.checks.odds import check_odds
 from middleware.resolve.checks.outcome import Verdict, judge, outcomes_from
 from middleware.resolve.checks.record import Ask, CheckRecord
-from middleware.resolve.checks.sum import (
+from middleware.resolve.checks.dice_sum import (
     EffectDice,
     SumCheck,
     default_dc,
@@ -88,7 +88,7 @@ def read_ask(tag: Tag) -> Ask | None:
     leans = tuple(lean for lean in _LEANS if lean == mode or lean in words)
     return Ask(skill=skill, who=_blank_none(tag.get("who")), dc=dc,
                difficulty=_blank_none(difficulty), with_=_blank_none(tag.get("with")),
-               leans=leans, save_hint="save" in words)
+               leans=leans, save_hint="save" in words, attrs=dict(tag.attrs))
 
 
 def pick_difficulty(ask: Ask, resolution: Any, fallback: int) -> Difficulty:
@@ -189,11 +189,7 @@ def _feedback(ask: Ask, sheet: CheckSheet, difficulty: Difficulty, verdict: Verd
 
 
 def _flat(sheet: CheckSheet) -> int:
-    # No builtin sum() in this module: importing the ``sum`` submodule rebinds the name here.
-    total = 0
-    for modifier in sheet.modifiers:
-        total += modifier.flat
-    return total
+    return sum(modifier.flat for modifier in sheet.modifiers)
 
 
 def _effect_dice(sheet: CheckSheet) -> tuple[EffectDice, ...]:

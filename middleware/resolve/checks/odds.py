@@ -18,7 +18,7 @@ from itertools import accumulate
 
 from middleware.resolve.checks.outcome import Natural, Outcomes, judge
 from middleware.resolve.checks.record import Mode
-from middleware.resolve.checks.sum import (
+from middleware.resolve.checks.dice_sum import (
     MAX_OPEN_DICE,
     EffectDice,
     SumCheck,

@@ -8,7 +8,8 @@ peer's dice cards keep working.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import Field
@@ -52,6 +53,8 @@ class Ask:
     with_: str | None = None
     leans: tuple[str, ...] = ()
     save_hint: bool = False
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    """Every attribute the tag declared (lowercased keys): each kind reads its own from here."""
 
 
 class CheckRecord(Record):
