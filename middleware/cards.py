@@ -32,9 +32,11 @@ def render_step(console: Console, step: Step) -> None:
 
 
 def card(record: Record) -> Panel:
-    """A readable card for one record: its headline, then every field that says something."""
+    """A readable card for one record: its headline, then what was thrown and why."""
     table = Table.grid(padding=(0, 2))
-    for key, value in _fields(record):
+    rows = _check_rows(record) if record.tag_attrs() and "rolls" in record.model_dump() \
+        else _fields(record)
+    for key, value in rows:
         table.add_row(Text(key, style="dim"), Text(value))
     if record.feedback:
         table.add_row(Text("GM told", style="dim"), Text(record.feedback, style="italic"))
@@ -47,10 +49,34 @@ def headline(record: Record) -> str:
     """``skill_check · Ward · success`` and the like."""
     data = record.model_dump()
     what = data.get("skill") or data.get("item") or data.get("name") or data.get("table") or ""
+    if data.get("who"):
+        what = f"{what} ({data['who']})"
     verdict = data.get("outcome") or data.get("result") or record.reason or record.status
     if data.get("success") is not None and not data.get("outcome"):
         verdict = "success" if data["success"] else "failure"
     return " · ".join(str(p) for p in (record.tag, what, verdict) if p)
+
+
+_HEAD = {"skill", "dc", "rolls", "used", "modifier", "total", "result", "mode", "resolution",
+         "dice", "who", "outcome", "chance"}
+
+
+def _check_rows(record: Record) -> list[tuple[str, str]]:
+    """A check in two lines: the throw and its arithmetic, then the extras the record shows."""
+    attrs = dict(record.tag_attrs())
+    throw = f"{attrs.get('dice', '')}: {attrs.get('rolls', '').replace('|', ' ')}"
+    if attrs.get("resolution") == "sum":
+        throw += f" = {attrs.get('used')}, modifier {attrs.get('modifier')}"
+    throw += f" → {attrs.get('total')} against {attrs.get('dc')}"
+    rows = [("roll", throw)]
+    if attrs.get("mode", "normal") != "normal":
+        rows.append(("mode", attrs["mode"]))
+    extras = [f"{k}={v}" for k, v in attrs.items() if k not in _HEAD]
+    if extras:
+        rows.append(("also", "  ".join(extras)))
+    if "chance" in attrs:
+        rows.append(("chance", f"{float(attrs['chance']):.1%} to succeed"))
+    return rows
 
 
 def _fields(record: Record) -> list[tuple[str, str]]:

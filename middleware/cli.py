@@ -25,7 +25,7 @@ from middleware.transcript import Prepared, prepare, replay
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Resolve an AI Game Master's tags against a tabletop ruleset.")
 out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 LONG_REPLAY = 200
 """Transcripts with more lines than this show a progress bar (on stderr, when it is a terminal)."""

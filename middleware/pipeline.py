@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from middleware.dice import Dice, derive_seed
 from middleware.errors import GameError
@@ -49,25 +49,26 @@ class Engine:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._rulesets: dict[str, Ruleset] = {}
+        self._games: dict[str, GameRow] = {}
         self._states: dict[tuple[str, int], tuple[tuple[Any, ...], GameState]] = {}
         self._odds: dict[object, object] = {}
 
     async def create_game(
         self, chat: str, ruleset: Ruleset, party: Sequence[Character] = (), *,
-        seed: int = 0, dice: str = "candidate",
+        seed: int = 0, dice: Literal["candidate", "turn"] = "candidate",
     ) -> GameState:
         """Store a new game; S(0) is the party as given. ``dice="turn"`` makes dice fair (SPEC §5)."""
-        state = GameState(ruleset=ruleset.id, party=tuple(party), dice=dice)  # type: ignore[arg-type]
+        state = GameState(ruleset=ruleset.id, party=tuple(party), dice=dice)
         row = GameRow(chat=chat, ruleset_id=ruleset.id, ruleset=ruleset.source, seed=seed,
                       options={"dice": dice}, state=state.model_dump(mode="json"))
         await self.store.create_game(row)
         self._rulesets[chat] = ruleset
+        self._games[chat] = row
         return state
 
     async def user(self, chat: str, turn: int, text: str) -> None:
         """Record the player's message that starts ``turn`` (player text is never parsed)."""
-        await self._check_turn(chat, turn)
-        await self.store.start_turn(chat, turn, text)
+        await self._open_turn(chat, turn, text)
 
     async def process(
         self, chat: str, turn: int, reply: str, *, key: str | None = None,
@@ -76,9 +77,8 @@ class Engine:
         """Resolve ``reply`` as a new candidate of ``turn`` and store it (SPEC §3)."""
         if key is not None and (found := await self.store.find_candidate(chat, turn, key)):
             return _processed(found, replayed=True)
-        game = await self.store.get_game(chat)
-        await self._check_turn(chat, turn)
-        await self.store.start_turn(chat, turn, "")
+        game = await self.game(chat)
+        await self._open_turn(chat, turn, "")
         start = await self.state_after(chat, turn - 1)
         seed = self._seed(game, start, turn) if seed is None else seed
         ctx = Context(ruleset=await self.ruleset(chat), dice=Dice(seed, dice), chat=chat,
@@ -118,10 +118,16 @@ class Engine:
         last = await self.store.last_turn(chat) if turn is None else turn
         return await self.state_after(chat, last)
 
+    async def game(self, chat: str) -> GameRow:
+        """The game as created (a game row never changes, so it is read once per engine)."""
+        if chat not in self._games:
+            self._games[chat] = await self.store.get_game(chat)
+        return self._games[chat]
+
     async def ruleset(self, chat: str) -> Ruleset:
         """The game's ruleset, loaded once per engine from the copy stored with the game."""
         if chat not in self._rulesets:
-            self._rulesets[chat] = load_ruleset((await self.store.get_game(chat)).ruleset)
+            self._rulesets[chat] = load_ruleset((await self.game(chat)).ruleset)
         return self._rulesets[chat]
 
     async def state_after(self, chat: str, turn: int) -> GameState:
@@ -142,7 +148,7 @@ class Engine:
 
     async def _base_state(self, chat: str, turn: int, selected: int | None) -> GameState:
         if turn <= 0:
-            return GameState.model_validate((await self.store.get_game(chat)).state)
+            return GameState.model_validate((await self.game(chat)).state)
         if selected is None:
             return await self.state_after(chat, turn - 1)
         row = await self.store.get_candidate(chat, turn, selected)
@@ -154,10 +160,13 @@ class Engine:
             self._states.clear()
         self._states[(chat, turn)] = (fingerprint, state)
 
-    async def _check_turn(self, chat: str, turn: int) -> None:
+    async def _open_turn(self, chat: str, turn: int, user_text: str) -> None:
+        """Start ``turn`` if it is the next one; a turn further ahead is an API error."""
         last = await self.store.last_turn(chat)
         if not 1 <= turn <= last + 1:
             raise GameError(f"chat {chat!r} is at turn {last}; turn {turn} cannot be played")
+        if turn == last + 1:
+            await self.store.start_turn(chat, turn, user_text)
 
     @staticmethod
     def _seed(game: GameRow, start: GameState, turn: int) -> int:

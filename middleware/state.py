@@ -111,7 +111,7 @@ class GameState(Frozen):
 
     def with_character(self, index: int, character: Character) -> GameState:
         """A new state whose party member ``index`` is ``character``."""
-        party = self.party[:index] + (character,) + self.party[index + 1:]
+        party = (*self.party[:index], character, *self.party[index + 1:])
         return self.model_copy(update={"party": party})
 
     @property

@@ -19,7 +19,7 @@ ENTRY_KEYS = {"name", "player", "sheet", "live", "bag"}
 
 
 def read_party(ruleset: RulesetLike, party_json: list[Any], *,
-               line: int | None) -> tuple[Character, ...]:
+               line: int | None = None) -> tuple[Character, ...]:
     """SHEET-TRN-01..05: the party, or ``TranscriptError`` naming every problem and its path."""
     problems: list[Problem] = []
     if not isinstance(party_json, list):

@@ -22,10 +22,12 @@ def mismatches(expected: Any, actual: Any, loc: tuple[int | str, ...] = ()) -> l
                 for m in (mismatches(want, actual[key], (*loc, key)) if key in actual
                           else [f"{json_path((*loc, key))}: want {_show(want)}, got nothing"])]
     if isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
+        if not isinstance(actual, list):
             return [_line(loc, expected, actual)]
-        return [m for i, (want, got) in enumerate(zip(expected, actual, strict=True))
-                for m in mismatches(want, got, (*loc, i))]
+        count = ([] if len(actual) == len(expected) else
+                 [f"{json_path(loc)}: want {len(expected)} item(s), got {len(actual)}"])
+        return count + [m for i, (want, got) in enumerate(zip(expected, actual, strict=False))
+                        for m in mismatches(want, got, (*loc, i))]
     return [] if _same(expected, actual) else [_line(loc, expected, actual)]
 
 

@@ -126,4 +126,6 @@ def read_line(raw: str, number: int) -> Line:
         loc = tuple(first["loc"])
         if loc and loc[0] in _TYPES:  # pydantic names the union member first; not a JSON key
             loc = loc[1:]
-        raise TranscriptError(first["msg"], line=number, path=json_path(loc)) from exc
+        message = f"unknown key {loc[-1]!r}" if first["type"] == "extra_forbidden" and loc \
+            else first["msg"]
+        raise TranscriptError(message, line=number, path=json_path(loc)) from exc

@@ -22,7 +22,15 @@ from middleware.sheet.party import read_party
 from middleware.summary import state_summary
 from middleware.transcript.expect import mismatches, text_diff
 from middleware.transcript.lines import (
-    EditLine, ForkLine, GameLine, GmLine, Line, RestLine, SelectLine, UserLine, read_lines,
+    EditLine,
+    ForkLine,
+    GameLine,
+    GmLine,
+    Line,
+    RestLine,
+    SelectLine,
+    UserLine,
+    read_lines,
 )
 
 
@@ -65,7 +73,16 @@ def prepare(text_lines: Iterable[str], base: Path | None = None) -> Prepared:
 
 
 async def replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
-    """Replay every line on ``engine``, yielding a ``Step`` per line after the game line."""
+    """Replay every line on ``engine``, yielding a ``Step`` per line after the game line.
+
+    The whole replay is one store batch: a line that fails stops it and nothing of it is kept.
+    """
+    async with engine.store.batch():
+        async for step in _replay(prepared, engine):
+            yield step
+
+
+async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
     game, ruleset = prepared.game, prepared.ruleset
     party = read_party(ruleset, game.party, line=prepared.lines[0][0])
     chat, turn, count = game.id, 0, 0

@@ -1,0 +1,94 @@
+"""The ``gm-middleware`` command as a user runs it: replay, validate, schema (SPEC §7)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from middleware.cli import app
+from tests.conftest import ROOT, compat_json, compat_path
+
+runner = CliRunner()
+DEMO = ROOT / "transcripts" / "lantern-demo.jsonl"
+
+
+def gm_lines(path: Path) -> int:
+    return sum(1 for line in path.read_text().splitlines()
+               if line.strip() and json.loads(line)["type"] == "gm")
+
+
+def test_replay_json_prints_one_object_per_gm_line_and_nothing_else() -> None:
+    """SPEC §7: ``--json`` is JSON Lines with exactly turn, candidate, text, records, state."""
+    result = runner.invoke(app, ["replay", str(DEMO), "--json"])
+    assert 0 == result.exit_code, result.output
+    objects = [json.loads(line) for line in result.stdout.splitlines()]
+    assert gm_lines(DEMO) == len(objects)
+    assert all({"turn", "candidate", "text", "records", "state"} == set(o) for o in objects)
+    assert {"place", "party"} == set(objects[0]["state"])
+
+
+def test_replay_prints_the_chat_with_a_card_per_tag() -> None:
+    """The human output shows the player's lines, the rewritten replies and the check cards."""
+    result = runner.invoke(app, ["replay", str(DEMO)])
+    assert 0 == result.exit_code, result.output
+    assert "Player:" in result.stdout and "[skill_check: skill=" in result.stdout
+    assert "to succeed" in result.stdout
+
+
+def test_a_failed_expectation_exits_non_zero_with_a_readable_diff(tmp_path: Path) -> None:
+    """SPEC §4: a transcript whose ``expect`` fails names the line and the difference."""
+    lines = DEMO.read_text().splitlines()
+    for number, line in enumerate(lines):
+        data = json.loads(line)
+        if data["type"] == "gm":
+            data["expect"] = {"records": [{"status": "resolved", "total": 99}]}
+            lines[number] = json.dumps(data)
+            break
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines))
+    result = runner.invoke(app, ["replay", str(broken)])
+    assert 1 == result.exit_code
+    assert f"line {number + 1}" in result.stderr
+    assert "$.records[0].total: want 99, got" in result.stderr
+
+
+def test_a_malformed_line_stops_with_its_number(tmp_path: Path) -> None:
+    """SPEC §4: an unknown key is an error naming the line and the JSON path."""
+    lines = DEMO.read_text().splitlines()
+    lines.insert(2, json.dumps({"type": "user", "text": "hi", "mood": "grim"}))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines))
+    result = runner.invoke(app, ["replay", str(bad), "--json"])
+    assert 2 == result.exit_code
+    assert "line 3 at $.mood" in result.stderr
+    assert "" == result.stdout
+
+
+def test_validate_accepts_a_good_ruleset() -> None:
+    """``validate`` says a compat file is valid and exits 0."""
+    result = runner.invoke(app, ["validate", str(compat_path("gravewatch.json"))])
+    assert 0 == result.exit_code
+    assert "valid" in result.stdout
+
+
+def test_validate_lists_every_problem_with_its_json_path(tmp_path: Path) -> None:
+    """SPEC §8: a bad ruleset is refused whole with every problem and its JSON path."""
+    data = compat_json("ember-roads.json")
+    data["resolution"]["dice"]["sidez"] = 6
+    data["sheet"]["abilities"][0]["default"] = "high"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    result = runner.invoke(app, ["validate", str(bad)])
+    assert 1 == result.exit_code
+    assert "$.resolution.dice.sidez" in result.stdout
+    assert "$.sheet.abilities[0].default" in result.stdout
+
+
+def test_schema_prints_the_json_schema_of_the_ruleset_models() -> None:
+    """``schema`` prints a JSON Schema whose properties are the file's own keys."""
+    result = runner.invoke(app, ["schema"])
+    assert 0 == result.exit_code
+    schema = json.loads(result.stdout)
+    assert {"resolution", "sheet", "schemaVersion"} <= set(schema["properties"])
