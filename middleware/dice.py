@@ -26,7 +26,7 @@ def derive_seed(*parts: object) -> int:
 class Dice:
     """A seeded, scriptable die thrower for one candidate."""
 
-    __slots__ = ("_random", "_script", "_next", "seed", "thrown")
+    __slots__ = ("_next", "_random", "_script", "seed", "thrown")
 
     def __init__(self, seed: int, script: Iterable[int] = ()) -> None:
         self.seed = seed

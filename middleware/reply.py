@@ -74,7 +74,7 @@ def _resolve_safely(tag: Tag, state: GameState, ctx: Context) -> Resolution:
                                                feedback=f"[{tag.name}:] is not resolved yet"))
     try:
         return resolver(tag, state, ctx)
-    except Exception as exc:  # noqa: BLE001 - the one place a resolver bug is contained
+    except Exception as exc:
         get_logger().exception("resolver-error", chat=ctx.chat, turn=ctx.turn, tag=tag.name)
         return Resolution(state, ErrorRecord(tag=tag.name, source=tag.raw,
                                              reason="internal-error",

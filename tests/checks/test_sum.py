@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from middleware.dice import Dice
 from middleware.resolve.checks import Ask, pick_difficulty
-from middleware.resolve.checks.outcome import judge
 from middleware.resolve.checks.dice_sum import (
     EffectDice,
     SumCheck,
@@ -12,6 +11,7 @@ from middleware.resolve.checks.dice_sum import (
     roll_sum,
     settle_mode,
 )
+from middleware.resolve.checks.outcome import judge
 from middleware.rules.common import DcRung
 
 D20 = SumDice(count=1, sides=20)

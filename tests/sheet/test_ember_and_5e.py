@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.sheet.sheet_helpers import JUNO, raw, ruleset, state_of
 
 from middleware.sheet.check import assemble_check, view_for
 from middleware.sheet.evaluate import SheetView, blank_build
@@ -11,6 +10,7 @@ from middleware.sheet.names import match_check
 from middleware.sheet.roller import find_roller
 from middleware.sheet.rules_view import sheet_rules
 from middleware.sheet.summary import pools_summary
+from tests.sheet.sheet_helpers import JUNO, raw, ruleset, state_of
 
 EMBER = ruleset("ember")
 FIVE = ruleset("5e")

@@ -6,10 +6,10 @@ import copy
 from typing import Any
 
 import pytest
-from tests.sheet.sheet_helpers import BRAM, JUNO, ruleset
 
 from middleware.errors import TranscriptError
 from middleware.sheet.party import read_party
+from tests.sheet.sheet_helpers import BRAM, JUNO, ruleset
 
 GRAVE = ruleset("gravewatch")
 
