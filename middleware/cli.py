@@ -100,3 +100,6 @@ def schema_command() -> None:
 def main() -> None:
     """Entry point of the ``gm-middleware`` script."""
     app()
+
+
+from middleware import cli_dice as _cli_dice  # noqa: E402, F401  (registers ``odds`` and ``roll``)

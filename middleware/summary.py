@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from middleware.items.index import item_index
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.summary import pools_summary
 from middleware.state import Character, GameState, Stack
@@ -36,31 +37,16 @@ def _member(ruleset: Ruleset, member: Character) -> dict[str, Any]:
 
 def stack_label(ruleset: Ruleset, stack: Stack) -> str:
     """How the bag shows a stack: a coin by its coin's label, an item by its catalog label."""
+    index = item_index(ruleset)
     if stack.coins is not None:
-        return _unit_labels(ruleset).get(stack.coins, stack.coins)
+        coin = index.coin(stack.coins)
+        return coin.unit.label if coin else stack.coins
     if stack.plain is not None:
         return stack.plain
     name = stack.item or ""
-    return _entry_labels(ruleset).get(name, name)
-
-
-def _currencies(ruleset: Ruleset) -> list[dict[str, Any]]:
-    items = ruleset.items if isinstance(ruleset.items, dict) else {}
-    return [c for c in items.get("currencies") or [] if isinstance(c, dict)]
+    found = index.by_ref(name)
+    return found.label if found else name
 
 
 def _coin_units(ruleset: Ruleset) -> dict[str, tuple[str, int]]:
-    return {str(u.get("id")): (str(family.get("id")), int(u.get("value", 1)))
-            for family in _currencies(ruleset) for u in family.get("units") or []}
-
-
-def _unit_labels(ruleset: Ruleset) -> dict[str, str]:
-    return {str(u.get("id")): str(u.get("label", u.get("id")))
-            for family in _currencies(ruleset) for u in family.get("units") or []}
-
-
-def _entry_labels(ruleset: Ruleset) -> dict[str, str]:
-    catalogs = ruleset.catalogs if isinstance(ruleset.catalogs, list) else []
-    return {f"{c.get('id')}/{e.get('id')}": str(e.get("label", e.get("id")))
-            for c in catalogs if isinstance(c, dict)
-            for e in c.get("entries") or [] if isinstance(e, dict)}
+    return {c.unit.id: (c.family.id, c.worth) for c in item_index(ruleset).coins}

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from middleware.errors import Problem
+from middleware.rules.catalogs import Catalog, CharmCheck
 from middleware.rules.checks_kinds import KIND_CHECKS, R, single_die
 from middleware.rules.common import Outcomes, OutcomeTier, StepTableModifier
 from middleware.rules.kinds.against import RollAgainst
@@ -219,23 +220,18 @@ def _charms(ruleset: Ruleset) -> Iterator[Problem]:
             yield Problem(path, f"a {res.kind} ruleset cannot apply mechanics.check "
                                 "(CHK-IMPORT-47)")
             continue
-        if not isinstance(check, dict) or not set(check) & {
-                "reroll", "dice", "successes", "threshold", "explode", "double"}:
+        if not check.changes_roll:
             yield Problem(path, "mechanics.check must change the roll (CHK-IMPORT-45)")
             continue
-        up_to = check.get("reroll", {}).get("upTo") if isinstance(check.get("reroll"), dict) \
-            else None
-        if isinstance(up_to, int):
-            yield from _reroll_fits(up_to, res, f"{path}.reroll.upTo")
+        if check.reroll is not None:
+            yield from _reroll_fits(check.reroll.up_to, res, f"{path}.reroll.upTo")
 
 
-def _charm_checks(catalogs: Iterable[dict[str, Any]]) -> Iterator[tuple[str, Any]]:
+def _charm_checks(catalogs: Iterable[Catalog]) -> Iterator[tuple[str, CharmCheck]]:
     for i, catalog in enumerate(catalogs):
-        entries = catalog.get("entries")
-        for j, entry in enumerate(entries if isinstance(entries, list) else []):
-            mechanics = entry.get("mechanics") if isinstance(entry, dict) else None
-            if isinstance(mechanics, dict) and "check" in mechanics:
-                yield f"$.catalogs[{i}].entries[{j}].mechanics.check", mechanics["check"]
+        for j, entry in enumerate(catalog.entries):
+            if entry.mechanics is not None and entry.mechanics.check is not None:
+                yield f"$.catalogs[{i}].entries[{j}].mechanics.check", entry.mechanics.check
 
 
 # --- reading the sheet defensively ------------------------------------------------------------

@@ -15,6 +15,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from middleware.errors import Problem, RulesetError
+from middleware.rules.checks_audit import check_audit
+from middleware.rules.checks_items import check_items
 from middleware.rules.checks_resolution import check_resolution
 from middleware.rules.checks_sheet import check_sheet
 from middleware.rules.problems import validation_problems
@@ -26,7 +28,7 @@ MAX_BYTES = 256 * 1024
 Source = str | Path | bytes | dict[str, Any]
 Checker = Callable[[Ruleset], Iterable[Problem]]
 
-CHECKERS: list[Checker] = [check_resolution, check_sheet]
+CHECKERS: list[Checker] = [check_resolution, check_audit, check_sheet, check_items]
 """Semantic checks run in order on a ruleset whose shape is valid; each yields every problem."""
 
 

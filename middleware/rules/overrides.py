@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -79,14 +79,7 @@ def _twice(override: Override, seen: dict[tuple[str, str], int], i: int, path: s
 def _produced(res: AnyResolution, override: Override, ruleset: Ruleset,
               check_block: BlockCheck, base: set[Problem], i: int) -> Iterator[Problem]:
     """CHK-IMPORT-38: the resolution the override produces passes the same checks."""
-    merged = res.model_dump(by_alias=True, exclude_unset=True)
-    for key, value in override.set.items():
-        if key == "kind":
-            continue
-        if value is None:
-            merged.pop(key, None)
-        else:
-            merged[key] = value
+    merged = merged_resolution(res, override)
     prefix = ("resolution", "overrides", i, "set")
     try:
         produced = _adapter().validate_python(merged)
@@ -96,6 +89,20 @@ def _produced(res: AnyResolution, override: Override, ruleset: Ruleset,
     for problem in check_block(produced, ruleset):
         if problem not in base:
             yield _under_set(problem, override, i)
+
+
+def merged_resolution(res: AnyResolution, override: Override) -> dict[str, Any]:
+    """CHK-OVR-02/03 (Ambiguity 24): the file's resolution with ``set`` applied, as JSON: each key
+    replaced whole, a ``null`` removing it; ``kind`` is never replaced (CHK-IMPORT-37)."""
+    merged = res.model_dump(by_alias=True, exclude_unset=True)
+    for key, value in override.set.items():
+        if key == "kind":
+            continue
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    return merged
 
 
 def _under_set(problem: Problem, override: Override, i: int) -> Problem:

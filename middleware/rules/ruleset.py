@@ -1,6 +1,6 @@
 """The whole ruleset file: every top-level key of the Game Mode format, nothing dropped.
 
-Blocks a later issue implements (``items``, ``catalogs``, ``battle``, ``gm``, ``layers`` and most of
+Blocks a later issue implements (``battle``, ``gm``, ``layers`` and most of
 ``combat``) are kept whole as validated JSON: their shape is checked there, but they are already
 stored and handed on unchanged (SHEET-FILE-06: an unknown top-level key still refuses the file).
 """
@@ -12,8 +12,10 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PrivateAttr, StringConstraints
 
 from middleware.rules.base import Strict
+from middleware.rules.catalogs import Catalog
 from middleware.rules.combat import CombatBlock
 from middleware.rules.common import Rung
+from middleware.rules.items import ItemsBlock
 from middleware.rules.kinds.sum import DiceSum, NaturalsSetting
 from middleware.rules.resolution import ResolutionBlock
 from middleware.rules.rests import Rest
@@ -61,8 +63,8 @@ class Ruleset(Strict):
     sheet: SheetBlock
     rests: list[Rest] = Field(default_factory=list, max_length=12)
     gm: Json | None = None
-    items: Json | None = None
-    catalogs: list[Json] = Field(default_factory=list)
+    items: ItemsBlock | None = None
+    catalogs: list[Catalog] = Field(default_factory=list)
     battle: Json | None = None
     combat: CombatBlock | None = None
     layers: list[Json] = Field(default_factory=list)

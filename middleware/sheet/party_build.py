@@ -156,8 +156,10 @@ def _check_rows(ctx: Ctx, sheet_list: SheetList, rows: Any) -> None:
 
 
 def catalogs(ruleset: RulesetLike) -> list[dict[str, Any]]:
-    raw = as_json(ruleset.catalogs) or []
-    return [c for c in raw if isinstance(c, dict)] if isinstance(raw, list) else []
+    """The catalogs as file JSON, whether the ruleset holds ``Catalog`` models or raw JSON."""
+    raw = ruleset.catalogs or []
+    found = [as_json(c) for c in raw] if isinstance(raw, list | tuple) else []
+    return [c for c in found if isinstance(c, dict)]
 
 
 def _check_mark(ctx: Ctx, list_id: str, mark: Any) -> None:

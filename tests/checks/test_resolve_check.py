@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from middleware.dice import Dice
 from middleware.resolve import Context, Resolution
-from middleware.resolve.checks import resolve_check
+from middleware.resolve.checks import KINDS, resolve_check
 from middleware.resolve.checks.record import CheckRecord
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
@@ -198,9 +200,10 @@ def test_tag_without_skill_is_ignored() -> None:
     assert ("ignored", []) == (resolution.record.status, resolution.record.tag_attrs())
 
 
-def test_other_kinds_are_an_error_record_for_now() -> None:
-    """STYLE habit 5: a kind not in ``KINDS`` (dice-pool here) yields ``status="error"`` and the
-    tag stays as written."""
+def test_other_kinds_are_an_error_record_for_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """STYLE habit 5: a kind not in ``KINDS`` (dice-pool taken out here) yields
+    ``status="error"`` and the tag stays as written."""
+    monkeypatch.delitem(KINDS, "dice-pool")
     ruleset = load_ruleset(compat_path("gravewatch.json"))
     tag = Tag("skill_check", {"skill": "Ward", "dc": "2"}, (), "[skill_check: ...]", 0, 18)
     resolution = resolve_check(tag, GameState(ruleset=ruleset.id),

@@ -82,8 +82,12 @@ GENESYS: dict[str, Any] = {
 
 
 def ruleset_with(resolution: dict[str, Any]) -> dict[str, Any]:
-    """Ember Roads with another resolution and no combat (a fresh copy, safe to change)."""
+    """Ember Roads with another resolution and no combat (a fresh copy, safe to change).
+
+    Its layer is dropped too: "Hard winter" swaps in a dice-sum ladder, refused under another kind.
+    """
     raw: dict[str, Any] = compat_json("ember-roads.json")
     raw["resolution"] = copy.deepcopy(resolution)
     del raw["combat"]
+    del raw["layers"]
     return raw

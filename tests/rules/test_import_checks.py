@@ -402,15 +402,18 @@ def test_reference_examples_of_the_other_kinds_load(example: Raw) -> None:
 @pytest.mark.parametrize(("change", "path"), [
     ({"die": {"sides": 101}}, "$.resolution.die.sides"),                   # CHK-IMPORT-04
     ({"pool": {"min": 1, "max": 101}}, "$.resolution.pool.max"),           # CHK-IMPORT-05
-    ({"explode": {"from": 8, "min": 9}}, "$.resolution.explode.from"),     # CHK-IMPORT-06
+    ({"double": {"from": 8, "min": 9}}, "$.resolution.double.from"),       # CHK-IMPORT-06
     ({"cancel": {"upTo": 5}}, "$.resolution.cancel.upTo"),                 # CHK-IMPORT-07
     ({"double": {"from": 11}}, "$.resolution.double.from"),                # CHK-IMPORT-08
     ({"reroll": [{"id": "careful", "upTo": 10}]}, "$.resolution.reroll[0].upTo"),  # CHK-IMPORT-09
     ({"botch": {"upTo": 1, "rule": "always"}}, "$.resolution.botch.rule"),  # CHK-IMPORT-12
-    ({"explode": {}}, "$.resolution.explode"),                             # CHK-IMPORT-12
+    ({"double": {}}, "$.resolution.double"),                               # CHK-IMPORT-12
 ])
 def test_pool_rules_that_could_never_trigger(change: Raw, path: str) -> None:
-    """CHK-IMPORT-04..09, 12: pool rules on faces the die lacks or that can never apply."""
+    """CHK-IMPORT-04..09, 12: pool rules on faces the die lacks or that can never apply.
+
+    ``double`` rather than ``explode`` for the rule faces: breaking explode would also put
+    Gravewatch's Grave sight charm (explode 8) out of bounds (test_import_audit)."""
     raw = grave()
     raw["resolution"].update(change)
     assert [path] == paths(raw)
@@ -427,9 +430,12 @@ def test_pool_rung_target_when_the_target_is_fixed() -> None:
     """CHK-IMPORT-10: no rung target when target.min = target.max."""
     raw = grave()
     raw["resolution"]["target"] = {"default": 7, "min": 7, "max": 7}
-    # A fixed target also refuses the sheet's untrained "harder" skill (SHEET-IMPORT-15).
+    # A fixed target also refuses the sheet's untrained "harder" skill (SHEET-IMPORT-15) and the
+    # targets of the ladder the "long night" layer swaps in.
     assert ["$.resolution.difficultyLadder[0].target", "$.resolution.difficultyLadder[2].target",
-            "$.resolution.difficultyLadder[3].target", "$.sheet.skills[2].untrained"] == paths(raw)
+            "$.resolution.difficultyLadder[3].target",
+            *(f"$.layers[0].difficultyLadder[{i}].target" for i in range(4)),
+            "$.sheet.skills[2].untrained"] == paths(raw)
 
 
 def test_skill_in_two_stances() -> None:
@@ -486,6 +492,9 @@ def test_tens_on_three_d6() -> None:
     """CHK-IMPORT-20 / CHK-AGAINST-09: tens needs a single d100."""
     raw = ruleset_with(CTHULHU)
     raw["resolution"]["dice"] = {"count": 3, "sides": 6}
+    # Criticals a 3d6 can roll (GURPS), so only tens is at fault (CHK-AGAINST-06).
+    raw["resolution"]["criticalSuccess"] = [{"from": 3, "to": 4}]
+    raw["resolution"]["criticalFailure"] = [{"from": 18}]
     assert ["$.resolution.tens"] == paths(raw)
 
 

@@ -10,15 +10,12 @@ record.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from middleware.records import IgnoredRecord
 from middleware.resolve import Context, Resolution
-from middleware.resolve.checks.odds import check_odds
-from middleware.resolve.checks.outcome import Verdict, judge, outcomes_from
-from middleware.resolve.checks.record import Ask, CheckRecord
+from middleware.resolve.checks.against import roll_against
 from middleware.resolve.checks.dice_sum import (
     EffectDice,
     SumCheck,
@@ -27,14 +24,22 @@ from middleware.resolve.checks.dice_sum import (
     settle_mode,
     sum_dice_from,
 )
+from middleware.resolve.checks.highest import dice_highest
+from middleware.resolve.checks.kind import Kind, Roll, Rolled
+from middleware.resolve.checks.odds import check_odds
+from middleware.resolve.checks.outcome import Verdict, judge, outcomes_from
+from middleware.resolve.checks.overrides import roll_with_overrides
+from middleware.resolve.checks.pool import dice_pool
+from middleware.resolve.checks.record import Ask, CheckRecord
+from middleware.resolve.checks.symbol import symbol_pool
 from middleware.rules.kinds.sum import DiceSum
 from middleware.segments import Tag
 from middleware.sheet.check import CheckSheet, assemble_check
 from middleware.sheet.roller import find_roller
 from middleware.state import GameState, normalize_name
 
-__all__ = ["KINDS", "Ask", "CheckRecord", "Difficulty", "dice_sum", "pick_difficulty", "read_ask",
-           "resolve_check"]
+__all__ = ["KINDS", "Ask", "CheckRecord", "Difficulty", "Kind", "Roll", "Rolled", "dice_sum",
+           "pick_difficulty", "read_ask", "resolve_check"]
 
 DC_LIMIT = 1000
 """A dice-sum ``dc=`` is held to ±1000, the range a ladder rung's ``dc`` may take in the file."""
@@ -51,12 +56,12 @@ class Difficulty:
     note: str | None = None
 
 
-Kind = Callable[[Ask, CheckSheet, Context], CheckRecord]
-"""One check kind: the ask and the assembled sheet in, the resolved record out."""
-
-
 def resolve_check(tag: Tag, state: GameState, ctx: Context) -> Resolution:
-    """The ``skill_check`` resolver (SPEC §2, CHK-COMMON, SHEET-CHK). Checks change no state."""
+    """The ``skill_check`` resolver (SPEC §2, CHK-COMMON, SHEET-CHK).
+
+    A check changes state only when its kind pays a pool (CHK-SPEND, CHK-CHARM): the kind returns
+    the state after the check (``kind.Rolled``) and later tags in the reply see it.
+    """
     ask = read_ask(tag)
     if ask is None:
         return Resolution(state, IgnoredRecord(
@@ -64,13 +69,15 @@ def resolve_check(tag: Tag, state: GameState, ctx: Context) -> Resolution:
             feedback="A skill_check needs skill=; the tag was left as written."))
     roller = find_roller(state, ask.who)
     sheet = assemble_check(ctx.ruleset, state, roller, ask.skill, ask.with_, ask.save_hint)
-    record = _settled(ask, sheet) or _by_kind(ask, sheet, ctx)
+    settled = _settled(ask, sheet)
+    rolled = Rolled(settled, state) if settled else _by_kind(Roll(ask, sheet, ctx, state, roller))
+    record = rolled.record
     update: dict[str, Any] = {"source": tag.raw}
     if roller.stranger and ask.who:
         # SHEET-CHK-02: a who= that names nobody rolls as a stranger; the GM is told so.
         update["feedback"] = f'{record.feedback or ""} "{ask.who}" is not in the party: rolled ' \
             "as a stranger with no sheet.".lstrip()
-    return Resolution(state, record.model_copy(update=update))
+    return Resolution(rolled.state, record.model_copy(update=update))
 
 
 def read_ask(tag: Tag) -> Ask | None:
@@ -126,17 +133,22 @@ def _settled(ask: Ask, sheet: CheckSheet) -> CheckRecord | None:
     return None
 
 
-def _by_kind(ask: Ask, sheet: CheckSheet, ctx: Context) -> CheckRecord:
-    kind_name = str(getattr(ctx.ruleset.resolution, "kind", ""))
+def _by_kind(roll: Roll) -> Rolled:
+    kind_name = str(getattr(roll.ctx.ruleset.resolution, "kind", ""))
     kind = KINDS.get(kind_name)
     if kind is None:
-        return CheckRecord(status="error", reason="unsupported-kind", skill=ask.skill, who=ask.who,
-                           feedback=f"Checks of kind {kind_name} are not supported yet.")
-    return kind(ask, sheet, ctx)
+        return roll.unchanged(CheckRecord(
+            status="error", reason="unsupported-kind", skill=roll.ask.skill, who=roll.ask.who,
+            feedback=f"Checks of kind {kind_name} are not supported yet."))
+    return roll_with_overrides(kind, roll)  # CHK-OVR: the check's own resolution first
 
 
-def dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context) -> CheckRecord:
+def dice_sum(roll: Roll) -> Rolled:
     """CHK-SUM-01..10 with CHK-OUT: roll, judge by the tiers, write the record with its odds."""
+    return roll.unchanged(_dice_sum(roll.ask, roll.sheet, roll.ctx))
+
+
+def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context) -> CheckRecord:
     resolution = ctx.ruleset.resolution
     if not isinstance(resolution, DiceSum):
         raise TypeError(f"dice_sum called on a {resolution.kind} ruleset")
@@ -169,7 +181,9 @@ def dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context) -> CheckRecord:
     )
 
 
-KINDS: dict[str, Kind] = {"dice-sum": dice_sum}
+KINDS: dict[str, Kind] = {"dice-sum": dice_sum, "roll-against": roll_against,
+                          "dice-highest": dice_highest, "symbol-pool": symbol_pool,
+                          "dice-pool": dice_pool}
 """``resolution.kind`` -> its resolver; the other four kinds arrive in the next issue."""
 
 

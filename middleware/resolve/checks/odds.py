@@ -16,8 +16,6 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
 
-from middleware.resolve.checks.outcome import Natural, Outcomes, judge
-from middleware.resolve.checks.record import Mode
 from middleware.resolve.checks.dice_sum import (
     MAX_OPEN_DICE,
     EffectDice,
@@ -26,6 +24,8 @@ from middleware.resolve.checks.dice_sum import (
     forced_by,
     natural_of,
 )
+from middleware.resolve.checks.outcome import Natural, Outcomes, judge
+from middleware.resolve.checks.record import Mode
 
 State = tuple[int, Natural | None]
 """A throw as far as the verdict cares: its signed sum and the first die's natural face."""

@@ -1,0 +1,187 @@
+"""A charm: a catalog entry the roller chose, named with ``use=``, that changes a pool roll
+(CHK-CHARM-01..13, SHEET-LST-05).
+
+``find_entry`` reads which entry a name means over the roller's marked list rows; ``buy_charm``
+reads its ``mechanics.check``, works out the purchases (``perCostStep`` scales, CHK-CHARM-10) and
+pays the entry's own ``cost`` plus one use of each row pool the entry's rows make, all or nothing
+(CHK-CHARM-09/12). When ``use=`` is written, ``spend=`` pays the entry and never a standing spend
+rule as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from middleware.resolve.checks.kind import Roll
+from middleware.resolve.checks.pool_rules import Reroll
+from middleware.resolve.checks.spend import Bought, Offer
+from middleware.sheet.check import current, spend_pool, view_for
+from middleware.sheet.rules_view import RulesetLike, as_json
+from middleware.state import Character, normalize_name
+
+MAX_PURCHASES = 20
+"""Our cap on how many times one check buys a scaling entry (SPEC §8: hostile input)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """The catalog entry a ``use=`` name means: its mark, label and raw ``mechanics``."""
+
+    mark: str
+    label: str
+    mechanics: Mapping[str, Any]
+
+
+def find_entry(ruleset: RulesetLike, character: Character | None,
+               name: str) -> Entry | str:
+    """SHEET-LST-05: the one entry whose marked rows answer to ``name`` (shown name or entry
+    label, without case); else ``"unknown-entry"`` or ``"ambiguous-entry"``. An entry whose
+    catalog cannot be read does nothing (CHK-CHARM-13): ``"unknown-entry"``."""
+    wanted = normalize_name(name)
+    marks = {mark for mark, shown in _marked_rows(ruleset, character)
+             if wanted and wanted in (normalize_name(shown), normalize_name(_label(ruleset, mark)))}
+    if len(marks) > 1:
+        return "ambiguous-entry"
+    entry = _catalog_entry(ruleset, next(iter(marks))) if marks else None
+    if entry is None:
+        return "unknown-entry"
+    mechanics = entry.get("mechanics")
+    return Entry(next(iter(marks)), str(entry.get("label", name)),
+                 mechanics if isinstance(mechanics, dict) else {})
+
+
+def buy_charm(roll: Roll, name: str) -> Bought:
+    """CHK-CHARM-02..12: what the entry's ``mechanics.check`` adds, bought and paid."""
+    character = current(roll.state, roll.roller)
+    found = find_entry(roll.ctx.ruleset, character, name)
+    if isinstance(found, str):
+        return Bought(reason=found, note=f'"{name}" is no entry {roll.ask.who or "the roller"} '
+                                          f"chose ({found}): nothing used or paid.")
+    check = found.mechanics.get("check")
+    if not isinstance(check, dict) or character is None:
+        return Bought(note=f"{found.label} does not change a check: nothing used or paid.")
+    purchases = _purchases(found, Offer.parse(roll.ask.attrs.get("spend")))
+    if purchases <= 0:
+        return Bought(note=f"The spend buys no whole use of {found.label}: nothing paid.")
+    paid = _pay(roll, found, character, purchases)
+    if paid is None:
+        return Bought(reason="insufficient",
+                      note=f"Not enough to pay for {found.label}: nothing used or paid.")
+    after, spent = paid
+    return _effects(check, purchases, found.label, after, spent)
+
+
+def _purchases(entry: Entry, offer: Offer | None) -> int:
+    """CHK-CHARM-10/12, CHK-SPEND-14: whole prices paid when it scales, else once."""
+    if "perCostStep" not in entry.mechanics or offer is None:
+        return 1
+    price = next((c["amount"] for c in _costs(entry)
+                  if normalize_name(c["pool"]) == normalize_name(offer.pool)), None)
+    if not price:
+        return 1
+    return min(offer.points // int(price), MAX_PURCHASES)
+
+
+def _pay(roll: Roll, entry: Entry, character: Character,
+         purchases: int) -> tuple[Character, str | None] | None:
+    """CHK-CHARM-09/12: every cost pool times the purchases, then one use of each of the entry's
+    row pools; all or nothing. Returns the roller after paying and the record's ``spend=``."""
+    ruleset = roll.ctx.ruleset
+    paid: list[str] = []
+    due = [(c["pool"], c["amount"] * purchases) for c in _costs(entry)]
+    due += [(key, 1) for key in _counters(ruleset, character, entry.mark)]
+    for key, amount in due:
+        after = spend_pool(ruleset, character, key, amount)
+        if after is None:
+            return None
+        character = after
+        paid.append(f"{key}:{amount}")
+    return character, ",".join(paid) or None
+
+
+def _effects(check: Mapping[str, Any], purchases: int, label: str, character: Character,
+             spent: str | None) -> Bought:
+    """CHK-CHARM-02..06, Ambiguity 19: dice and successes scale; the re-roll is bought once."""
+    reroll = check.get("reroll")
+    return Bought(
+        dice=_whole(check.get("dice")) * purchases,
+        successes=_whole(check.get("successes")) * purchases,
+        reroll=Reroll(int(reroll["upTo"]), reroll.get("mode", "once"))
+        if isinstance(reroll, dict) and isinstance(reroll.get("upTo"), int) else None,
+        threshold=_face(check.get("threshold")), explode=_face(check.get("explode")),
+        double=_face(check.get("double")), paid=spent, use=label, character=character,
+    )
+
+
+def _costs(entry: Entry) -> list[dict[str, Any]]:
+    cost = entry.mechanics.get("cost")
+    return [c for c in cost or () if isinstance(c, dict) and isinstance(c.get("pool"), str)
+            and isinstance(c.get("amount"), int) and c["amount"] > 0] \
+        if isinstance(cost, (list, tuple)) else []
+
+
+def _counters(ruleset: RulesetLike, character: Character, mark: str) -> list[str]:
+    """The row pools the entry's own rows make (a use counter such as "tricks:second breath")."""
+    made = view_for(ruleset, character).live.row_pools()
+    keys: list[str] = []
+    for sheet_list in ruleset.sheet.lists:
+        if sheet_list.pools is None or character.sheet is None:
+            continue
+        for row in character.sheet.build.lists.get(sheet_list.id, ()):
+            name = row.get(sheet_list.pools.name_column)
+            key = f"{sheet_list.id}:{name.strip().lower()}" if isinstance(name, str) else ""
+            if row.get("_catalog") == mark and key in made and key not in keys:
+                keys.append(key)
+    return keys
+
+
+def _marked_rows(ruleset: RulesetLike, character: Character | None) -> Iterator[tuple[str, str]]:
+    """Every ``(mark, shown name)`` of the roller's rows that carry a ``_catalog`` mark."""
+    if character is None or character.sheet is None:
+        return
+    for sheet_list in ruleset.sheet.lists:
+        column = _name_column(ruleset, sheet_list)
+        for row in character.sheet.build.lists.get(sheet_list.id, ()):
+            mark = row.get("_catalog")
+            if isinstance(mark, str):
+                shown = row.get(column or "")
+                yield mark, shown if isinstance(shown, str) else ""
+
+
+def _name_column(ruleset: RulesetLike, sheet_list: Any) -> str | None:
+    """SHEET-LST-05: ``gm.sheetSummary`` ``nameColumn``, else ``pools.nameColumn``, else the
+    list's first text column."""
+    gm = as_json(getattr(ruleset, "gm", None))
+    summary = (gm.get("sheetSummary") if isinstance(gm, dict) else None) or {}
+    for shown in summary.get("lists") or ():
+        if isinstance(shown, dict) and shown.get("list") == sheet_list.id \
+                and isinstance(shown.get("nameColumn"), str):
+            return str(shown["nameColumn"])
+    if sheet_list.pools is not None:
+        return str(sheet_list.pools.name_column)
+    return next((c.id for c in sheet_list.columns if c.type == "text"), None)
+
+
+def _catalog_entry(ruleset: RulesetLike, mark: str) -> dict[str, Any] | None:
+    catalog_id, _, entry_id = mark.partition("/")
+    for catalog in (as_json(c) for c in getattr(ruleset, "catalogs", None) or ()):
+        if isinstance(catalog, dict) and catalog.get("id") == catalog_id:
+            entries = (as_json(e) for e in catalog.get("entries") or ())
+            return next((e for e in entries if isinstance(e, dict) and e.get("id") == entry_id),
+                        None)
+    return None
+
+
+def _label(ruleset: RulesetLike, mark: str) -> str:
+    entry = _catalog_entry(ruleset, mark)
+    return str(entry.get("label", "")) if entry else ""
+
+
+def _whole(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _face(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

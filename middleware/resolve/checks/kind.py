@@ -1,0 +1,52 @@
+"""The contract every check kind follows: a ``Roll`` in, a ``Rolled`` out (CHK-COMMON, CHK-SPEND).
+
+A kind gets everything it may read in one frozen ``Roll``: the ask, the assembled sheet, the
+context (ruleset, dice), the state as it stands before this tag and the roller. It answers with
+the record and the state after the check. Most kinds change nothing and answer
+``roll.unchanged(record)``; a kind that pays a pool (``spend=``, ``use=``) answers
+``Rolled(record, new_state)`` so the next check in the same reply sees what is left (CHK-SPEND).
+
+Kinds live in their own modules and import ``Roll``/``Rolled``/``Kind`` from here (not from the
+package ``__init__``, which imports the kinds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from middleware.resolve import Context
+from middleware.resolve.checks.record import Ask, CheckRecord
+from middleware.sheet.check import CheckSheet
+from middleware.sheet.roller import Roller
+from middleware.state import GameState
+
+__all__ = ["Kind", "Roll", "Rolled"]
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One check handed to a kind: what was asked, what the sheet gives, and where we stand."""
+
+    ask: Ask
+    sheet: CheckSheet
+    ctx: Context
+    state: GameState
+    roller: Roller
+
+    def unchanged(self, record: CheckRecord) -> Rolled:
+        """The answer of a check that pays nothing: the record and the state as it was."""
+        return Rolled(record, self.state)
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """A kind's answer: the record of the check and the state after it (pools paid)."""
+
+    record: CheckRecord
+    state: GameState
+
+
+Kind = Callable[[Roll], Rolled]
+"""One check kind: ``def my_kind(roll: Roll) -> Rolled``; return ``roll.unchanged(record)`` when
+the check changes no state, else ``Rolled(record, new_state)``."""

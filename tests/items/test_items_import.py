@@ -1,0 +1,235 @@
+"""Item rulesets refused at import (ITM-IMPORT): each rule and the exact JSON path it reports.
+
+Every case breaks one thing in a parsed copy of a real file and asserts the whole list of paths, so
+a refusal also shows that nothing else was blamed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from middleware.rules import validate_ruleset
+from tests.conftest import compat_json
+
+Raw = dict[str, Any]
+Change = Callable[[Raw], object]
+
+KIT = "$.catalogs[2].entries"
+"""Gravewatch's item catalog ``kit`` (0 coat, 1 spade, 5 tonic, 6 litany page, 7 Dawn bell,
+9 bed at the watch-house); Ember Roads' ``outfitter`` is also the third catalog (0 hand axe,
+4 leather coat, 7 poultice)."""
+
+
+def paths(name: str, change: Change) -> list[str]:
+    raw: Raw = compat_json(name)
+    change(raw)
+    return [p.path for p in validate_ruleset(raw)]
+
+
+def _block(raw: Raw) -> Raw:
+    block: Raw = raw["items"]
+    return block
+
+
+def _item(raw: Raw, j: int) -> Raw:
+    item: Raw = raw["catalogs"][2]["entries"][j]["item"]
+    return item
+
+
+def test_the_compat_files_pass_every_item_check() -> None:
+    """ITM-IMPORT-01: the three real files load with every item rule in force."""
+    for name in ("gravewatch.json", "ember-roads.json", "ruleset-5e-2014.example.json"):
+        assert [] == paths(name, lambda raw: None)
+
+
+BLOCK_CASES: list[tuple[str, str, Change, list[str]]] = [
+    ("ITM-IMPORT-02 no categories", "ember-roads.json",
+     lambda r: _block(r).update(categories=[]), ["$.items.categories"]),
+    ("ITM-IMPORT-02 slot count above 20", "ember-roads.json",
+     lambda r: _block(r)["slots"][1].update(count=21), ["$.items.slots[1].count"]),
+    ("ITM-IMPORT-02 stat of an unknown type", "ember-roads.json",
+     lambda r: _block(r)["stats"][0].update(type="colour"), ["$.items.stats[0].type"]),
+    ("ITM-IMPORT-02 carry.unit over 12 letters", "ember-roads.json",
+     lambda r: _block(r)["carry"].update(unit="stonesweights"), ["$.items.carry.unit"]),
+    ("ITM-IMPORT-02 more than 6 currencies", "ember-roads.json",
+     lambda r: _block(r).update(currencies=[
+         {"id": f"f{i}", "label": "F", "units": [{"id": f"u{i}", "label": "u", "value": 1}]}
+         for i in range(7)]), ["$.items.currencies"]),
+    ("ITM-IMPORT-02 two caps for one rarity", "ember-roads.json",
+     lambda r: _block(r)["rarityCaps"][1].update(rarity="common"),
+     ["$.items.rarityCaps[1].rarity"]),
+    ("ITM-IMPORT-02 a cap outside its stat's range", "ember-roads.json",
+     lambda r: _block(r)["rarityCaps"][2].update(stats={"guard": 5}),
+     ["$.items.rarityCaps[2].stats.guard"]),
+    ("ITM-IMPORT-02 a fractional cap on an integer stat", "ember-roads.json",
+     lambda r: _block(r)["rarityCaps"][0].update(stats={"guard": 0.5}),
+     ["$.items.rarityCaps[0].stats.guard"]),
+    ("ITM-IMPORT-03 carry.stat not a number stat", "ember-roads.json",
+     lambda r: _block(r)["carry"].update(stat="damage"), ["$.items.carry.stat"]),
+    ("ITM-IMPORT-03 perWeight without carry", "ember-roads.json",
+     lambda r: _block(r).pop("carry"),
+     ["$.items.currencies[0].perWeight", "$.items.currencies[1].perWeight"]),
+    ("ITM-IMPORT-03 carry.limit reads current state", "ember-roads.json",
+     lambda r: _block(r)["carry"].update(limit={"livePool": "grit"}), ["$.items.carry.limit"]),
+    ("ITM-IMPORT-05 binding.max reads items", "gravewatch.json",
+     lambda r: _block(r)["binding"].update(max={"itemStat": {"stat": "target"}}),
+     ["$.items.binding.max"]),
+    ("ITM-IMPORT-04 smallest coin not worth 1", "gravewatch.json",
+     lambda r: _block(r)["currencies"][0]["units"][0].update(value=2),
+     ["$.items.currencies[0].units"]),
+    ("ITM-IMPORT-04 two coins of one value", "gravewatch.json",
+     lambda r: _block(r)["currencies"][0]["units"][2].update(value=12),
+     ["$.items.currencies[0].units[2].value"]),
+    ("ITM-IMPORT-04 a coin id in two families", "ember-roads.json",
+     lambda r: _block(r)["currencies"][1]["units"][0].update(id="bit"),
+     ["$.items.currencies[1].units[0].id"]),
+    ("ITM-IMPORT-10 two default price levels", "gravewatch.json",
+     lambda r: _block(r)["market"]["prices"][0].update(default=True),
+     ["$.items.market.prices"]),
+    ("ITM-IMPORT-10 times not above 0", "gravewatch.json",
+     lambda r: _block(r)["market"]["prices"][0].update(times=0),
+     ["$.items.market.prices[0].times"]),
+    ("ITM-IMPORT-10 buyBack above 1", "gravewatch.json",
+     lambda r: _block(r)["market"].update(buyBack=1.5), ["$.items.market.buyBack"]),
+    ("ITM-IMPORT-10 no places", "gravewatch.json",
+     lambda r: _block(r)["market"].update(places=[]), ["$.items.market.places"]),
+    ("ITM-IMPORT-10 limited neither number nor dice", "gravewatch.json",
+     lambda r: _block(r)["market"]["sold"][0].update(limited="a few"),
+     ["$.items.market.sold[0].limited"]),
+    ("ITM-MARKET-09 a seller in an unknown place", "gravewatch.json",
+     lambda r: _block(r)["market"]["sellers"][1].update(place="metropolis"),
+     ["$.items.market.sellers[1].place"]),
+    ("ITM-IMPORT-11 rolls above 20", "gravewatch.json",
+     lambda r: _block(r)["lootTables"][0].update(rolls=21), ["$.items.lootTables[0].rolls"]),
+    ("ITM-IMPORT-11 a loot item that is no ruleset item", "gravewatch.json",
+     lambda r: _block(r)["lootTables"][0]["entries"][0].update(item="kit/musket"),
+     ["$.items.lootTables[0].entries[0].item"]),
+    ("ITM-IMPORT-11 loot coins the ruleset lacks", "gravewatch.json",
+     lambda r: _block(r)["lootTables"][0]["entries"][4].update(coins="guinea"),
+     ["$.items.lootTables[0].entries[4].coins"]),
+    ("ITM-IMPORT-11 a filter on an undeclared category", "gravewatch.json",
+     lambda r: _block(r)["lootTables"][0]["entries"][3].update(filter={"category": "gun"}),
+     ["$.items.lootTables[0].entries[3].filter.category"]),
+    ("ITM-IMPORT-12 a service as starting gear", "gravewatch.json",
+     lambda r: _block(r).update(startingGear=[
+         {"id": "warden", "label": "Warden", "lines": [{"item": "kit/watch-house-bed"}]}]),
+     ["$.items.startingGear[0].lines[0].item"]),
+    ("ITM-IMPORT-12 oneOf with one item", "gravewatch.json",
+     lambda r: _block(r).update(startingGear=[
+         {"id": "warden", "label": "Warden", "lines": [{"oneOf": ["kit/grave-spade"]}]}]),
+     ["$.items.startingGear[0].lines[0].oneOf"]),
+]
+
+
+@pytest.mark.parametrize(("rule", "name", "change", "expected"), BLOCK_CASES,
+                         ids=[c[0] for c in BLOCK_CASES])
+def test_block_refusals(rule: str, name: str, change: Change, expected: list[str]) -> None:
+    """ITM-IMPORT-02..05, -10..12: a broken items block is refused at the key that is wrong."""
+    assert expected == paths(name, change)
+
+
+ENTRY_CASES: list[tuple[str, str, Change, list[str]]] = [
+    ("ITM-IMPORT-06 undeclared category", "ember-roads.json",
+     lambda r: _item(r, 0).update(category="tool"), [f"{KIT}[0].item.category"]),
+    ("ITM-IMPORT-06 undeclared rarity", "ember-roads.json",
+     lambda r: _item(r, 0).update(rarity="legendary"), [f"{KIT}[0].item.rarity"]),
+    ("ITM-IMPORT-06 rarity with no rarities declared", "ember-roads.json",
+     lambda r: (_block(r).pop("rarities"), _block(r).pop("rarityCaps"),
+                [_item(r, j).pop("rarity") for j in range(1, 9)]),
+     [f"{KIT}[0].item.rarity"]),
+    ("ITM-IMPORT-06 undeclared tag", "ember-roads.json",
+     lambda r: _item(r, 0).update(tags=["thrown", "silvered"]), [f"{KIT}[0].item.tags[1]"]),
+    ("ITM-IMPORT-06 stat above its range", "ember-roads.json",
+     lambda r: _item(r, 4)["stats"].update(guard=9), [f"{KIT}[4].item.stats.guard"]),
+    ("ITM-IMPORT-06 enum stat value not listed", "ember-roads.json",
+     lambda r: _item(r, 0)["stats"].update(reach="everywhere"), [f"{KIT}[0].item.stats.reach"]),
+    ("ITM-IMPORT-06 undeclared stat", "ember-roads.json",
+     lambda r: _item(r, 0)["stats"].update(sharpness=2), [f"{KIT}[0].item.stats.sharpness"]),
+    ("ITM-IMPORT-06 more slots than a character has", "ember-roads.json",
+     lambda r: _item(r, 0)["slots"].update(hands=3), [f"{KIT}[0].item.slots.hands"]),
+    ("ITM-IMPORT-06 stack above 999 999", "ember-roads.json",
+     lambda r: _item(r, 6).update(stack=1_000_000), [f"{KIT}[6].item.stack"]),
+    ("ITM-IMPORT-06 cost in an undeclared coin", "ember-roads.json",
+     lambda r: _item(r, 0)["cost"].update(unit="crown"), [f"{KIT}[0].item.cost.unit"]),
+    ("ITM-IMPORT-06 a fractional cost", "ember-roads.json",
+     lambda r: _item(r, 0)["cost"].update(amount=1.5), [f"{KIT}[0].item.cost.amount"]),
+    ("ITM-IMPORT-06 binds without a binding", "ember-roads.json",
+     lambda r: _item(r, 4).update(binds={}), [f"{KIT}[4].item.binds"]),
+    ("ITM-IMPORT-06 charges in a stack above 1", "gravewatch.json",
+     lambda r: _item(r, 7).update(stack=3), [f"{KIT}[7].item.stack"]),
+    ("ITM-IMPORT-06 an item with mechanics", "ember-roads.json",
+     lambda r: r["catalogs"][2]["entries"][7].update(mechanics={"kind": "heal"}),
+     [f"{KIT}[7].mechanics"]),
+    ("ITM-ENTRY-01 an item catalog that feeds a list", "ember-roads.json",
+     lambda r: r["catalogs"][2].update(feeds=["gear"]), ["$.catalogs[2].feeds"]),
+    ("ITM-ENTRY-01 an item catalog entry without item", "ember-roads.json",
+     lambda r: r["catalogs"][2]["entries"][3].pop("item"), [f"{KIT}[3].item"]),
+    ("ITM-IMPORT-07 a service without a cost", "gravewatch.json",
+     lambda r: _item(r, 9).pop("cost"), [f"{KIT}[9].item.cost"]),
+    ("ITM-IMPORT-07 a service with slots and a stack", "gravewatch.json",
+     lambda r: _item(r, 9).update(slots={"body": 1}, stack=2),
+     [f"{KIT}[9].item.slots", f"{KIT}[9].item.stack"]),
+    ("ITM-IMPORT-08 five requirements", "gravewatch.json",
+     lambda r: _item(r, 1).update(requires=_item(r, 1)["requires"] * 5),
+     [f"{KIT}[1].item.requires"]),
+    ("ITM-IMPORT-08 otherwise changes an attribute", "gravewatch.json",
+     lambda r: _item(r, 1)["requires"][0]["otherwise"].update(abilities={"sinew": {"add": -1}}),
+     [f"{KIT}[1].item.requires[0].otherwise.abilities"]),
+    ("ITM-IMPORT-09 a sheet-entry key in a use", "gravewatch.json",
+     lambda r: _item(r, 5)["use"].update(cost=[{"pool": "resolve", "amount": 1}]),
+     [f"{KIT}[5].item.use.cost"]),
+    ("ITM-IMPORT-09 restore in an attack use", "gravewatch.json",
+     lambda r: _item(r, 5)["use"].update(kind="attack"), [f"{KIT}[5].item.use.restore"]),
+    ("ITM-IMPORT-09 restore naming the health pool", "ember-roads.json",
+     lambda r: _item(r, 7)["use"].update(restore={"pool": "grit", "amount": {"flat": 1}}),
+     [f"{KIT}[7].item.use.restore.pool"]),
+    ("ITM-IMPORT-09 charges.max above 100", "gravewatch.json",
+     lambda r: _item(r, 7)["charges"].update(max=101), [f"{KIT}[7].item.charges.max"]),
+    ("ITM-IMPORT-09 gate difficulty 0", "gravewatch.json",
+     lambda r: _item(r, 6)["use"]["gate"].update(difficulty=0),
+     [f"{KIT}[6].item.use.gate.difficulty"]),
+    ("ITM-IMPORT-13 a fake of another category", "gravewatch.json",
+     lambda r: _item(r, 0).update(passesFor="kit/grave-spade"), [f"{KIT}[0].item.passesFor"]),
+    ("ITM-IMPORT-13 a fake of an item that does not exist", "gravewatch.json",
+     lambda r: _item(r, 0).update(passesFor="kit/iron-coat"), [f"{KIT}[0].item.passesFor"]),
+    ("ITM-IMPORT-13 more than 6 tells", "gravewatch.json",
+     lambda r: _item(r, 0).update(passesFor="kit/lantern-coat", tells=[
+         {"check": {"skill": "listen"}, "dc": 2, "says": "it creaks"}] * 7),
+     [f"{KIT}[0].item.tells"]),
+    ("ITM-IMPORT-14 tells on an item that is not a fake", "gravewatch.json",
+     lambda r: _item(r, 0).update(tells=[{"check": {"skill": "listen"}, "dc": 2,
+                                          "says": "it creaks"}]),
+     [f"{KIT}[0].item.tells"]),
+    ("ITM-IMPORT-14 foolsReveal naming no way", "gravewatch.json",
+     lambda r: (r["catalogs"][2]["entries"].append(
+         {"id": "false-coat", "label": "Lantern-keeper's coat", "item": {
+             "category": "coat", "slots": {"body": 1}, "passesFor": "kit/lantern-coat",
+             "foolsReveal": ["identify"]}})),
+     [f"{KIT}[10].item.foolsReveal[0]"]),
+]
+
+
+@pytest.mark.parametrize(("rule", "name", "change", "expected"), ENTRY_CASES,
+                         ids=[c[0] for c in ENTRY_CASES])
+def test_entry_refusals(rule: str, name: str, change: Change, expected: list[str]) -> None:
+    """ITM-IMPORT-06..09, -13, -14 / ITM-ENTRY-01: a broken item is refused at its key."""
+    assert expected == paths(name, change)
+
+
+def test_an_item_outside_an_item_catalog() -> None:
+    """ITM-ENTRY-01: ``item`` belongs only in a catalog with ``"holds": "items"``."""
+    def change(raw: Raw) -> None:
+        raw["catalogs"][0]["entries"][0]["item"] = {"category": "weapon"}
+
+    assert ["$.catalogs[0].entries[0].item"] == paths("ember-roads.json", change)
+
+
+def test_an_item_catalog_without_the_items_block() -> None:
+    """ITM-BLOCK-01: item catalogs are written in the block's words, so they need the block."""
+    def change(raw: Raw) -> None:
+        raw["catalogs"].append({"id": "gear", "label": "Gear", "holds": "items", "entries": []})
+
+    assert ["$.catalogs[2].holds"] == paths("ruleset-5e-2014.example.json", change)
