@@ -24,7 +24,7 @@ def transcript_lines(turns: int) -> list[str]:
     for turn in range(turns):
         lines.append(json.dumps({"type": "user", "text": f"I try again ({turn})."}))
         lines.append(json.dumps({"type": "gm", "text": "You lean in. [skill_check: "
-                                 f'skill="Notice" dc="{6 + turn % 6}"] Then quiet.'}))
+                                 f'skill="Reckon" dc="{6 + turn % 6}"] Then quiet.'}))
     return lines
 
 

@@ -9,8 +9,14 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from middleware.cli import app
+from middleware.dice import Dice
 from middleware.odds import check_chance
+from middleware.parse import parse
+from middleware.resolve import Context
+from middleware.resolve.checks import KINDS, resolve_check
 from middleware.rules.load import load_ruleset
+from middleware.rules.registry import load_bundled
+from middleware.segments import Tag
 from middleware.sheet.party import read_party
 from middleware.state import GameState
 from tests.conftest import compat_path
@@ -110,3 +116,26 @@ def test_roll_refuses_unknown_dice_and_rulesets_without_symbols() -> None:
     assert (1, "unknown-die") == (unknown.exit_code, json.loads(unknown.stdout)["error"])
     assert (1, "not-symbol-pool") == (no_symbols.exit_code,
                                       json.loads(no_symbols.stdout)["error"])
+
+
+KIND_CHECKS = {
+    "dice-sum": ("ember-roads.json", '[skill_check: skill="Scrap" dc="9"]'),
+    "dice-pool": ("gravewatch.json", '[skill_check: skill="Ward" difficulty="Grim" '
+                                     'reroll="careful"]'),
+    "dice-highest": ("long-shadow", '[skill_check: skill="Scout" dc="4"]'),
+    "roll-against": ("dim-archive", '[skill_check: skill="Catalogue Lore"]'),
+    "symbol-pool": ("far-signal", '[skill_check: skill="Tune" dc="2"]'),
+}
+
+
+def test_every_kind_has_odds_equal_to_the_chance_the_engine_writes() -> None:
+    """SPEC §5/§6: for each kind in ``KINDS``, ``check_chance`` is the record's ``chance``."""
+    assert set(KINDS) == set(KIND_CHECKS)
+    for kind, (name, text) in KIND_CHECKS.items():
+        ruleset = load_ruleset(compat_path(name)) if name.endswith(".json") else \
+            load_bundled(name)
+        state = GameState(ruleset=str(ruleset.id))
+        tag = next(s for s in parse(text) if isinstance(s, Tag))
+        record = resolve_check(tag, state, Context(ruleset=ruleset, dice=Dice(3))).record
+        odds = check_chance(ruleset, state, text)
+        assert (kind, record.chance) == (kind, None if odds is None else float(odds.success))

@@ -36,8 +36,8 @@ from middleware.sheet.names import normalize_check
 if TYPE_CHECKING:
     from middleware.rules.ruleset import Ruleset
 
-__all__ = ["applying_override", "effective_resolution", "names_check", "roll_with_overrides",
-           "when_holds"]
+__all__ = ["applying_override", "effective_resolution", "names_check", "produce",
+           "roll_with_overrides", "when_holds"]
 
 _GROUPS = {"skill": "skills", "save": "saves", "ability": "abilities"}
 """Which list of an override names a check of each sheet target."""
