@@ -1,8 +1,13 @@
 """Between-turn events (SPEC §4): what a player does outside the model's reply.
 
 ``edit`` sets live state as the sheet editor would: each section given replaces that section of the
-character's sparse live state (SHEET-STORE-01). ``rest`` applies a ruleset rest (SHEET-REST); rests
-arrive with item charges in a later issue and are refused clearly until then.
+character's sparse live state (SHEET-STORE-01). ``rest`` takes a ruleset rest (SHEET-REST-01..08):
+its restore steps and clears, then the charges of every item the character carries whose
+``recharge`` names it (ITM-USE-12/13, ITM-BAG-18); sheet and bag change together in one new state.
+
+Events are replayed whenever a turn's state is read again, so they must be pure: a rest's dice (a
+recharge written as dice) come from a seed derived from the event and the character it applies to,
+or from the event's own ``seed`` when an API caller gives one.
 """
 
 from __future__ import annotations
@@ -12,7 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from middleware.dice import Dice, derive_seed
 from middleware.errors import GameError
+from middleware.items.gear import gear_event
+from middleware.items.lookup import find_item
+from middleware.sheet.rest import Rested, find_rest, take_rest
 from middleware.state import GameState, Live, normalize_name
 
 if TYPE_CHECKING:
@@ -24,9 +33,31 @@ def apply_event(ruleset: Ruleset, state: GameState, event: Mapping[str, Any]) ->
     kind = event.get("type")
     if kind == "edit":
         return _edit(state, str(event.get("who", "")), event.get("live") or {})
+    if kind == "gear":
+        return gear_event(ruleset, state, event)
     if kind == "rest":
-        raise GameError("rest events are not supported yet (they come with item recharges)")
+        seed = event.get("seed")
+        return rest_event(ruleset, state, str(event.get("who", "")), str(event.get("rest", "")),
+                          seed if isinstance(seed, int) else None)[0]
     raise GameError(f"unknown event type {kind!r}")
+
+
+def rest_event(ruleset: Ruleset, state: GameState, who: str, rest_name: str,
+               seed: int | None = None) -> tuple[GameState, Rested]:
+    """SHEET-REST / ITM-USE-13: the state after ``who`` takes the rest ``rest_name`` (id or label),
+    and what came back (``Rested.line``: "Stand down from the vigil: ..., Dawn bell 3/3 charges.").
+    ``GameError`` for a rest the ruleset does not declare or a name that is not one member."""
+    rest = find_rest(ruleset, rest_name)
+    if rest is None:
+        known = ", ".join(r.id for r in ruleset.rests) or "none"
+        raise GameError(f"the ruleset has no rest {rest_name!r} (rests: {known})")
+    index = _member(state, who)
+    member = state.party[index]
+    if seed is None:
+        seed = derive_seed("rest", rest.id, member.model_dump_json())
+    rested = take_rest(ruleset, member, rest, Dice(seed),
+                       lambda name: find_item(ruleset, state, name))
+    return state.with_character(index, rested.character), rested
 
 
 def _edit(state: GameState, who: str, live: Mapping[str, Any]) -> GameState:
@@ -44,5 +75,5 @@ def _member(state: GameState, who: str) -> int:
     key = normalize_name(who)
     matches = [i for i, member in enumerate(state.party) if member.key == key]
     if len(matches) != 1:
-        raise GameError(f"edit names {who!r}, which is not exactly one party member")
+        raise GameError(f"{who!r} is not exactly one party member")
     return matches[0]

@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple, cast
 
-from lark import Lark, Token, Tree
+from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
 from middleware.segments import Segment, Tag, Text
@@ -143,7 +143,7 @@ _HEADER_SO_FAR: Final = re.compile(r"\[[ \t]{0,8}([A-Za-z_]{0,11})([ \t]{0,8})\Z
 
 # A quote opens a value only where the grammar's quoted terminals may start (after whitespace, "="
 # or the ":" of the header); this must agree with grammar/tags.lark.
-_EVENT: Final = re.compile(r"\]|(?<=[\s=:])[\"'“‘„«]")
+_OPENS_VALUE: Final = re.compile(r"[\s=:]")
 _QUOTES: Final[dict[str, tuple[str, bool]]] = {
     '"': ('"', False),
     "'": ("'", True),
@@ -153,6 +153,39 @@ _QUOTES: Final[dict[str, tuple[str, bool]]] = {
     "«": ("»", False),
 }
 """opener -> (closing characters, whether a closer must stand before whitespace or the end)."""
+
+
+def _closer_pattern(opener: str, final: bool) -> re.Pattern[str]:
+    chars, apostrophe = _QUOTES[opener]
+    end = r"|\Z" if final else ""  # more text could put a letter after the quote
+    follow = rf"(?=[\s\]]{end})" if apostrophe else ""
+    return re.compile(f"[{chars}]{follow}")
+
+
+def _events(text: str) -> list[int]:
+    """Every ``]``, and every quote where it could open a value, in reading order.
+
+    One ``str.find`` per character runs at memory speed over prose; a regex over a character class
+    tests each character of the reply in turn, several times slower (issue 2).
+    """
+    events = _positions(text, "]")
+    for opener in _QUOTES:
+        events += [i for i in _positions(text, opener) if i and _OPENS_VALUE.match(text, i - 1)]
+    events.sort()
+    return events
+
+
+def _positions(text: str, char: str) -> list[int]:
+    found: list[int] = []
+    at = text.find(char)
+    while at >= 0:
+        found.append(at)
+        at = text.find(char, at + 1)
+    return found
+
+
+_CLOSERS: Final = {(o, final): _closer_pattern(o, final) for o in _QUOTES for final in (True, False)}
+"""(opener, whether the text is complete) -> where a value it opens may close."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,16 +235,13 @@ class _Scanner:
 
     def _next_event(self, at: int) -> int | None:
         if self._events is None:
-            self._events = [m.start() for m in _EVENT.finditer(self._text)]
+            self._events = _events(self._text)
         i = bisect_left(self._events, at)
         return self._events[i] if i < len(self._events) else None
 
     def _next_closer(self, opener: str, at: int) -> int | None:
         if opener not in self._closers:
-            chars, apostrophe = _QUOTES[opener]
-            end = r"|\Z" if self._final else ""  # more text could put a letter after the quote
-            follow = rf"(?=[\s\]]{end})" if apostrophe else ""
-            pattern = re.compile(f"[{chars}]{follow}")
+            pattern = _CLOSERS[opener, self._final]
             self._closers[opener] = [m.start() for m in pattern.finditer(self._text)]
         positions = self._closers[opener]
         i = bisect_left(positions, at + 1)
@@ -246,11 +276,12 @@ def _read(text: str, offset: int, final: bool, budget: int) -> tuple[list[Segmen
             return _with_prose(segments, text, prose_from, start, offset), start, budget
         if found is None:
             continue  # never closed: prose, and later headers inside it are still tags
-        body = text[header.end() : found.bracket]
+        family, body = header.group(1).lower(), text[header.end() : found.bracket]
         _with_prose(segments, text, prose_from, start, offset)
-        tag = _tag(header.group(1).lower(), body, _unread(body, found.loose, budget))
-        raw, end = text[start : found.bracket + 1], found.bracket + 1
-        segments.append(replace(tag, raw=raw, start=offset + start, end=offset + end))
+        end = found.bracket + 1
+        attrs, words, problems = _read_body(family, body, _unread(body, found.loose, budget))
+        segments.append(Tag(family, attrs, words, text[start:end], offset + start, offset + end,
+                            problems))
         budget, prose_from = budget - len(body), end
     hold = len(text) if final else _tail_hold(text, prose_from)
     return _with_prose(segments, text, prose_from, hold, offset), hold, budget
@@ -273,16 +304,20 @@ def _unread(body: str, loose: int, budget: int) -> str | None:
     return None
 
 
-def _tag(family: str, body: str, refusal: str | None) -> Tag:
-    """One Tag from its body (the caller sets the span); an unreadable body gives ``problems``."""
+_Body = tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]
+"""What one tag body reads as: its attributes, its bare words, its problems."""
+
+
+def _read_body(family: str, body: str, refusal: str | None) -> _Body:
+    """One body through the grammar; an unreadable body gives a problem instead (SPEC §1b, §8)."""
     if refusal is not None:
-        return Tag(family, {}, (), "", 0, 0, (refusal,))
+        return {}, (), (refusal,)
     try:
-        tree = _parser().parse(body)
+        parts = cast(list[_Part], _parser().parse(body))  # the inline _Reader gives the parts
     except LarkError as exc:  # the one place a lark error becomes ours: a problem on the tag
-        return Tag(family, {}, (), "", 0, 0, (_problem(exc, body),))
-    attrs, words = _attributes(family, body, tree)
-    return Tag(family, attrs, words, "", 0, 0)
+        return {}, (), (_problem(exc, body),)
+    attrs, words = _attributes(family, body, parts)
+    return attrs, words, ()
 
 
 def _problem(exc: LarkError, body: str) -> str:
@@ -292,10 +327,9 @@ def _problem(exc: LarkError, body: str) -> str:
 
 
 def _attributes(
-    family: str, body: str, tree: Tree[Token]
+    family: str, body: str, parts: list[_Part]
 ) -> tuple[dict[str, str], tuple[str, ...]]:
     """The family rules over the parts the grammar read (SPEC §1b)."""
-    parts = [_part(node) for node in tree.children if isinstance(node, Tree)]
     if family in _RUNS_TO_NEXT_KEY:
         parts = _run_on(parts, body)
     attrs: dict[str, str] = {}
@@ -308,9 +342,11 @@ def _attributes(
     return attrs, tuple(words)
 
 
-@dataclass(frozen=True, slots=True)
-class _Part:
-    """One pair or bare word as the grammar read it; ``value`` unquoted, "" when not given."""
+class _Part(NamedTuple):
+    """One pair or bare word as the grammar read it; ``value`` unquoted, "" when not given.
+
+    A named tuple, not a frozen dataclass: there is one per pair of every tag, and it builds faster.
+    """
 
     key: str | None
     value: str
@@ -322,26 +358,27 @@ class _Part:
         return self.first is not None and self.first.type == "WORD"
 
 
-def _part(node: Tree[Token]) -> _Part:
-    if node.data == "bare":
-        token = _leaf(node.children[0])
-        return _Part(None, _unquote(token), token, token)
-    value = node.children[1]
-    if value is None:
-        return _Part(str(node.children[0]).lower(), "")
-    token = _leaf(value)
-    return _Part(str(node.children[0]).lower(), _unquote(token), token, token)
+def _given(key: str | None, token: Token) -> _Part:
+    """A part whose value (or bare word) is ``token``: a WORD as written, a QUOTED without quotes."""
+    value = str(token) if token.type == "WORD" else token[1:-1]
+    return _Part(key, value, token, token)
 
 
-def _leaf(node: Tree[Token] | Token) -> Token:
-    """The token under a ``value``, ``bare`` or ``quoted`` node."""
-    while isinstance(node, Tree):
-        node = node.children[0]
-    return node
+class _Reader(Transformer[Token, list[_Part]]):
+    """Reads each rule of grammar/tags.lark as the parser reduces it, so no tree is ever built.
 
+    ``?part`` and ``?value`` are inlined by the grammar: ``pair`` and ``bare`` get tokens.
+    """
 
-def _unquote(token: Token) -> str:
-    return str(token) if token.type == "WORD" else str(token)[1:-1]
+    def start(self, parts: list[_Part]) -> list[_Part]:
+        return parts
+
+    def pair(self, children: list[Token]) -> _Part:
+        key = children[0].lower()
+        return _given(key, children[1]) if len(children) > 1 else _Part(key, "")
+
+    def bare(self, children: list[Token]) -> _Part:
+        return _given(None, children[0])
 
 
 def _run_on(parts: list[_Part], body: str) -> list[_Part]:
@@ -361,9 +398,15 @@ def _run_on(parts: list[_Part], body: str) -> list[_Part]:
 
 @cache
 def _parser() -> Lark:
-    """The tag-body parser, built once on first use (STYLE habit 2)."""
+    """The tag-body parser, built once on first use (STYLE habit 2).
+
+    Fast by construction (issue 2): the ``_Reader`` runs inline, so the parser hands back parts
+    rather than a tree; tokens carry their own positions, so no tree positions are propagated; and
+    the basic lexer, since no state of this grammar needs a narrower set of terminals.
+    """
     grammar = _grammar_path().read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True)
+    return Lark(grammar, parser="lalr", lexer="basic", transformer=_Reader(),
+                maybe_placeholders=False)
 
 
 def _grammar_path() -> Path:

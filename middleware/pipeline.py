@@ -16,6 +16,7 @@ from typing import Any, Literal
 from middleware.dice import Dice, derive_seed
 from middleware.errors import GameError
 from middleware.events import apply_event
+from middleware.items.gear import Taken, take_kit
 from middleware.records import Record
 from middleware.reply import resolve_reply
 from middleware.resolve import Context
@@ -82,7 +83,7 @@ class Engine:
         start = await self.state_after(chat, turn - 1)
         seed = self._seed(game, start, turn) if seed is None else seed
         ctx = Context(ruleset=await self.ruleset(chat), dice=Dice(seed, dice), chat=chat,
-                      turn=turn, odds=self._odds)
+                      turn=turn, odds=self._odds, seed=game.seed)
         done = resolve_reply(reply, start, ctx)
         stored = await self.store.add_candidate(CandidateRow(
             chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
@@ -104,6 +105,22 @@ class Engine:
         await self.store.start_turn(chat, turn, "")
         await self.store.add_event(chat, turn, dict(event))
         return await self.state_after(chat, turn)
+
+    async def take_gear(self, chat: str, who: str | None, kit: str, *, picks: Sequence[str] = (),
+                        again: bool = False, turn: int | None = None) -> Taken:
+        """ITM-GEAR-02: take a starting kit after ``turn`` (default: the latest) as a ``gear``
+        event; a refusal stores nothing. Before turn 1, put the kit into the party given to
+        ``create_game`` with ``take_kit`` (S(0) is that party; no event precedes turn 1)."""
+        last = await self.store.last_turn(chat) if turn is None else turn
+        if last < 1:
+            raise GameError("no turn has been played yet: take starting gear with take_kit on "
+                            "the party given to create_game")
+        done = take_kit(await self.ruleset(chat), await self.state_after(chat, last), who, kit,
+                        picks, again=again)
+        if done.status == "taken":
+            await self.event(chat, last, {"type": "gear", "who": done.who, "kit": kit,
+                                          "picks": list(picks), "again": again})
+        return done
 
     async def fork(self, chat: str, turn: int, new_chat: str) -> None:
         """A branch of ``chat`` that starts from S(turn) and shares nothing after it."""

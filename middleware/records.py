@@ -48,6 +48,11 @@ class Record(BaseModel):
         """Attributes of the resolved tag, in order; empty means 'leave the tag as written'."""
         return []
 
+    def tag_groups(self) -> list[list[tuple[str, str]]]:
+        """The resolved tags written in place of this one, each as its attributes (usually one;
+        an inventory tag that moved goods into several bags writes one per bag)."""
+        return [self.tag_attrs()]
+
 
 class IgnoredRecord(Record):
     """A tag that is not usable (malformed, or an unknown family): left as text."""

@@ -8,13 +8,14 @@ did; SPEC §8: no tag can crash the reply.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from middleware.logs import get_logger
 from middleware.parse import parse
 from middleware.records import ErrorRecord, IgnoredRecord, Record, clean_value
 from middleware.resolve import Context, Resolution
-from middleware.resolve.dispatch import RESOLVERS
+from middleware.resolve.dispatch import READS_UNREADABLE, RESOLVERS
+from middleware.resolve.place import place_at_end
 from middleware.rewrite import rewrite
 from middleware.segments import Tag
 from middleware.state import GameState
@@ -45,6 +46,7 @@ class ResolvedReply:
 def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
     """Resolve every tag of ``reply`` against ``state``; never raises for any model output."""
     segments = parse(reply)
+    ctx = replace(ctx, place_at_end=place_at_end(segments, state, ctx))  # SPEC §3: buys
     records: list[Record] = []
     timings: list[float] = []
     goods = 0
@@ -65,7 +67,7 @@ def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
 
 def _resolve_safely(tag: Tag, state: GameState, ctx: Context) -> Resolution:
     """A resolver bug leaves the tag as written with status ``error`` (SPEC §8)."""
-    if tag.problems:
+    if tag.problems and tag.name not in READS_UNREADABLE:
         return Resolution(state, IgnoredRecord(tag=tag.name, reason="unreadable", source=tag.raw,
                                                feedback=clean_value("; ".join(tag.problems))))
     resolver = RESOLVERS.get(tag.name)

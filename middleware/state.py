@@ -9,6 +9,7 @@ sheet or a live state can be pasted in unchanged.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -86,6 +87,7 @@ class Character(Frozen):
     sheet: Sheet | None = None
     live: Live = Field(default_factory=Live)
     bag: tuple[Stack, ...] = ()
+    kits: tuple[str, ...] = ()  # ITM-GEAR-07: the kit groups taken (a kit without one: "kit:<id>")
 
     @property
     def key(self) -> str:
@@ -101,6 +103,24 @@ class Place(Frozen):
     day: int = 1
 
 
+class MarketDay(Frozen):
+    """ITM-DAY-04/06/07/09: what the market of one place has sold and paid out on one day.
+
+    Only the day in force is kept: naming another place ends it (ITM-DAY-02), and the day's stock
+    and ``limited`` counts are drawn again from (game seed, place, day) whenever they are needed.
+    """
+
+    place: str
+    """The place's name as names are compared (``normalize_name``)."""
+    day: int = Field(default=1, ge=1)
+    limited: dict[str, int] = Field(default_factory=dict)
+    """Pieces of a ``limited`` ware bought today, by item ref."""
+    stock: dict[str, int] = Field(default_factory=dict)
+    """Pieces bought today from a seller's stock, by ``<seller>:<item ref>``."""
+    paid: dict[str, int] = Field(default_factory=dict)
+    """What the place's sellers paid out today, by currency family, in its smallest coin."""
+
+
 class GameState(Frozen):
     """S(n): everything a turn starts from. ``ruleset`` is the id the game was created with."""
 
@@ -108,6 +128,12 @@ class GameState(Frozen):
     party: tuple[Character, ...] = ()
     place: Place | None = None
     dice: Literal["candidate", "turn"] = "candidate"
+    invented: tuple[InventedItem, ...] = ()
+    """ITM-PROPOSE-13: items the Game Master invented, kept for the rest of the game."""
+    market: MarketDay | None = None
+    """ITM-DAY: today's market at the place in force (what it sold and paid out), if any."""
+    days: dict[str, int] = Field(default_factory=dict)
+    """ITM-DAY-02: how many market days each place has begun, by normalized place name."""
 
     def with_character(self, index: int, character: Character) -> GameState:
         """A new state whose party member ``index`` is ``character``."""
@@ -123,6 +149,7 @@ class GameState(Frozen):
         return 0 if self.party else None
 
 
+@lru_cache(maxsize=8192)
 def normalize_name(name: str) -> str:
     """SHEET-CHK-02: NFKD, combining marks dropped, lowercase, non-alphanumeric runs to one space."""
     decomposed = unicodedata.normalize("NFKD", name)
@@ -138,3 +165,10 @@ def normalize_name(name: str) -> str:
         else:
             gap = True
     return "".join(out)
+
+
+# At the bottom: the invented item holds a ruleset item entry, and the ruleset models import
+# ``normalize_name`` from here, so the import must come after everything they need.
+from middleware.items.invented import InventedItem  # noqa: E402
+
+GameState.model_rebuild()

@@ -1,15 +1,18 @@
 """The ``--json`` state summary of SPEC §7 (and SHEET-TRN-06).
 
 ``{"place": {...} | null, "party": {NAME: {"bag": {LABEL: COUNT}, "coins": {FAMILY: VALUE}, "pools":
-{POOL: VALUE}}}}``: NAME as the transcript spells it, LABEL as the bag shows the stack, counts summed
-over stacks of the same label, coin worth in the family's smallest coin.
+{POOL: VALUE}}}}``: NAME as the transcript spells it; LABEL as the bag shows the stack (a coin stack
+by its coin's label, a ruleset item by its catalog label, an invented item or a plain item by its
+name), counts summed over stacks of the same label; coins per family in the family's smallest coin
+(ITM-BLOCK-15). Every name is read through the ruleset's ``ItemIndex``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from middleware.items.index import item_index
+from middleware.items.index import ItemIndex, item_index
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.summary import pools_summary
 from middleware.state import Character, GameState, Stack
@@ -18,35 +21,55 @@ from middleware.state import Character, GameState, Stack
 def state_summary(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
     """The summary of ``state`` after a candidate."""
     place = state.place.model_dump(mode="json") if state.place else None
-    return {"place": place,
-            "party": {m.name: _member(ruleset, m) for m in state.party}}
-
-
-def _member(ruleset: Ruleset, member: Character) -> dict[str, Any]:
-    bag: dict[str, int] = {}
-    coins: dict[str, int] = {}
-    units = _coin_units(ruleset)
-    for stack in member.bag:
-        label = stack_label(ruleset, stack)
-        bag[label] = bag.get(label, 0) + stack.count
-        if stack.coins is not None and stack.coins in units:
-            family, worth = units[stack.coins]
-            coins[family] = coins.get(family, 0) + worth * stack.count
-    return {"bag": bag, "coins": coins, "pools": pools_summary(ruleset, member)}
-
-
-def stack_label(ruleset: Ruleset, stack: Stack) -> str:
-    """How the bag shows a stack: a coin by its coin's label, an item by its catalog label."""
     index = item_index(ruleset)
+    invented = {i.ref: i.label for i in state.invented}
+    return {"place": place,
+            "party": {m.name: _member(ruleset, index, invented, m) for m in state.party}}
+
+
+def _member(ruleset: Ruleset, index: ItemIndex, invented: dict[str, str],
+            member: Character) -> dict[str, Any]:
+    return {"bag": bag_counts(index, member.bag, invented),
+            "coins": coin_values(index, member.bag),
+            "pools": pools_summary(ruleset, member)}
+
+
+def bag_counts(index: ItemIndex, bag: Iterable[Stack],
+               invented: dict[str, str] | None = None) -> dict[str, int]:
+    """LABEL -> COUNT, summed over stacks that show the same label, in the bag's order."""
+    counts: dict[str, int] = {}
+    for stack in bag:
+        label = label_of(index, stack, invented)
+        counts[label] = counts.get(label, 0) + stack.count
+    return counts
+
+
+def coin_values(index: ItemIndex, bag: Iterable[Stack]) -> dict[str, int]:
+    """FAMILY -> what the bag's coins of that family are worth in its smallest coin."""
+    values: dict[str, int] = {}
+    for stack in bag:
+        coin = index.coin(stack.coins) if stack.coins is not None else None
+        if coin is not None:
+            values[coin.family.id] = values.get(coin.family.id, 0) + coin.worth * stack.count
+    return values
+
+
+def label_of(index: ItemIndex, stack: Stack, invented: dict[str, str] | None = None) -> str:
+    """How the bag shows a stack: a coin by its coin's label, a ruleset item by its catalog
+    label, an invented item by its name, a plain item by its name; an unknown ref as stored."""
     if stack.coins is not None:
         coin = index.coin(stack.coins)
         return coin.unit.label if coin else stack.coins
     if stack.plain is not None:
         return stack.plain
-    name = stack.item or ""
-    found = index.by_ref(name)
-    return found.label if found else name
+    ref = stack.item or ""
+    found = index.by_ref(ref)
+    if found is not None:
+        return found.label
+    return (invented or {}).get(ref, ref)
 
 
-def _coin_units(ruleset: Ruleset) -> dict[str, tuple[str, int]]:
-    return {c.unit.id: (c.family.id, c.worth) for c in item_index(ruleset).coins}
+def stack_label(ruleset: Ruleset, stack: Stack, state: GameState | None = None) -> str:
+    """``label_of`` for one stack of ``ruleset`` (invented items named from ``state``)."""
+    invented = {i.ref: i.label for i in state.invented} if state is not None else None
+    return label_of(item_index(ruleset), stack, invented)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from middleware.dice import Dice
 from middleware.records import Record
 from middleware.segments import Tag
-from middleware.state import GameState
+from middleware.state import GameState, Place
 
 if TYPE_CHECKING:
     from middleware.rules.ruleset import Ruleset
@@ -31,6 +31,11 @@ class Context:
     chat: str = ""
     turn: int = 0
     odds: dict[object, object] = field(default_factory=dict)
+    seed: int = 0
+    """The game's seed: market-day draws are seeded by (game seed, place, day) (SPEC §5)."""
+    place_at_end: Place | None = None
+    """The place in force at the end of the reply, where a buy is priced (SPEC §3, ITM-MARKET-20);
+    ``resolve_reply`` sets it before the first tag resolves."""
 
 
 @dataclass(frozen=True, slots=True)

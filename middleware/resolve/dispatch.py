@@ -10,13 +10,23 @@ from middleware.records import Record
 from middleware.resolve import Resolver
 from middleware.resolve.checks import resolve_check
 from middleware.resolve.checks.record import CheckRecord
+from middleware.resolve.inventory import resolve_inventory
+from middleware.resolve.inventory.record import InventoryRecord
+from middleware.resolve.place import PlaceRecord, resolve_place
 
 RESOLVERS: dict[str, Resolver] = {
     "skill_check": resolve_check,
+    "inventory": resolve_inventory,
+    "place": resolve_place,
 }
+
+READS_UNREADABLE = frozenset({"inventory"})
+"""Families whose resolver answers an unreadable tag itself (SPEC §6: ``reason="unreadable"``)."""
 
 RECORDS: dict[str, type[Record]] = {
     "skill_check": CheckRecord,
+    "inventory": InventoryRecord,
+    "place": PlaceRecord,
 }
 
 

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from middleware.errors import Problem, RulesetError
 from middleware.rules.checks_audit import check_audit
+from middleware.rules.checks_item_stat import check_item_stats
 from middleware.rules.checks_items import check_items
 from middleware.rules.checks_resolution import check_resolution
 from middleware.rules.checks_sheet import check_sheet
@@ -28,7 +29,8 @@ MAX_BYTES = 256 * 1024
 Source = str | Path | bytes | dict[str, Any]
 Checker = Callable[[Ruleset], Iterable[Problem]]
 
-CHECKERS: list[Checker] = [check_resolution, check_audit, check_sheet, check_items]
+CHECKERS: list[Checker] = [check_resolution, check_audit, check_sheet, check_items,
+                           check_item_stats]
 """Semantic checks run in order on a ruleset whose shape is valid; each yields every problem."""
 
 

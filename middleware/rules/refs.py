@@ -59,7 +59,7 @@ class ValueRef(BaseModel):
 
     @model_validator(mode="after")
     def _exactly_one(self) -> ValueRef:
-        given = [name for name in REF_KEYS if getattr(self, _attr(name)) is not None]
+        given = [name for name, attr in _ATTRS if getattr(self, attr) is not None]
         if len(given) != 1:
             raise ValueError(f"a value reference needs exactly one of {', '.join(REF_KEYS)}; "
                              f"got {len(given)}")
@@ -72,9 +72,13 @@ class ValueRef(BaseModel):
 
     @property
     def kind(self) -> str:
-        """The one key this reference uses, as the file spells it."""
-        return next(n for n in REF_KEYS if getattr(self, _attr(n)) is not None)
+        """The one key this reference uses, as the file spells it (read on every evaluation)."""
+        return next(n for n, attr in _ATTRS if getattr(self, attr) is not None)
 
 
 def _attr(key: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in key)
+
+
+_ATTRS = tuple((key, _attr(key)) for key in REF_KEYS)
+"""Each file key with its attribute name, worked out once."""

@@ -1,8 +1,9 @@
 """What a check reads from the sheet, assembled in the order of SHEET-CHK-03.
 
 ``assemble_check`` gives the sheet number (SHEET-SKL-02/05/06), the untrained rule (SHEET-UNT),
-``adjust`` (SHEET-ADJ), the wound penalty (SHEET-PEN) and the condition and level effects
-(SHEET-COND). The check kinds add their own dice on top. Pools are read and spent here too
+``adjust`` (SHEET-ADJ), the wound penalty (SHEET-PEN) and the condition, level and item effects
+(SHEET-COND, ITM-CHECK-01..14), the sheet read with the roller's bag as it stands at this tag.
+The check kinds add their own dice on top. Pools are read and spent here too
 (SHEET-LIVE-05/06) for ``spend=`` and ``use=``.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from middleware.items.effects import held_items
 from middleware.rules.sheet import UntrainedBy
 from middleware.sheet.effects import Modifier, effects_for
 from middleware.sheet.evaluate import ItemEffects, SheetView, blank_build
@@ -43,12 +45,15 @@ class CheckSheet:
 
 
 def view_for(ruleset: RulesetLike, character: Character | None,
-             items: ItemEffects | None = None) -> SheetView:
-    """SHEET-CHK-02 / SHEET-BLANK-04: the member's build (blank without a sheet) and live state."""
+             items: ItemEffects | None = None, state: GameState | None = None) -> SheetView:
+    """SHEET-CHK-02 / SHEET-BLANK-04: the member's build (blank without a sheet), live state and
+    what their own bag holds (ITM-SHEET-09/11; ``state`` adds the GM's invented items)."""
     rules = sheet_rules(ruleset)
     if character is None:
         return SheetView(rules, blank_build(rules), None, items)
     build = character.sheet.build if character.sheet else blank_build(rules)
+    if items is None and character.bag:
+        items = held_items(ruleset, character, state)
     return SheetView(rules, build, character.live, items)
 
 
@@ -65,7 +70,7 @@ def assemble_check(ruleset: RulesetLike, state: GameState, roller: Roller, skill
     target = match_check(ruleset.sheet, skill, is_save_hint)
     if roller.stranger:
         return CheckSheet(target.kind, target.id, target.label, 0)
-    view = view_for(ruleset, current(state, roller))
+    view = view_for(ruleset, current(state, roller), state=state)
     base = _number(view, target, with_)
     if base.untrained == "refuse":
         return base

@@ -1,13 +1,17 @@
-"""Condition and level effects on a check (SHEET-COND-01..06); items plug in later (SHEET-COND-07).
+"""Condition, level and item effects on a check (SHEET-COND-01..07, ITM-CHECK-01..14).
+
+Every source speaks the same vocabulary (``EffectSource``): a condition, a level reached, an
+item's ``worn``/``carried`` effect and the ``otherwise`` of an unmet requirement (SHEET-COND-07).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from middleware.rules.combat import ConditionEffect, LevelEffect
+from middleware.rules.combat import LevelEffect
+from middleware.rules.combat import Modifier as ModifierRule
 from middleware.sheet.names import Target
 
 if TYPE_CHECKING:
@@ -33,19 +37,36 @@ class Effects:
     fails: str | None = None
 
 
-def sources(view: SheetView) -> Iterator[tuple[str, ConditionEffect | LevelEffect]]:
-    """SHEET-COND-01/03: active conditions (by their label), then every level reached."""
+class EffectSource(Protocol):
+    """The check parts a condition, a level or an item shares (SHEET-COND, ITM-CHECK-03)."""
+
+    @property
+    def effects(self) -> Sequence[str]: ...
+    @property
+    def modifiers(self) -> Sequence[ModifierRule]: ...
+    @property
+    def fails_saves(self) -> Sequence[str]: ...
+    @property
+    def skills(self) -> Sequence[str] | None: ...
+    @property
+    def saves(self) -> Sequence[str] | None: ...
+
+
+def sources(view: SheetView) -> Iterator[tuple[str, EffectSource]]:
+    """SHEET-COND-01/03/07: active conditions (by their label), every level reached, then the
+    items the roller holds (by name, each once)."""
     combat = view.rules.combat
-    if combat is None:
-        return
-    active = view.live.active_conditions()
-    for effect in combat.conditions:
-        if effect.condition in active:
-            yield view.ix.conditions[effect.condition].label, effect
-    for level in combat.levels:
-        name, value = _level_reading(view, level)
-        if value >= level.at:
-            yield f"{name} {level.at:g}", level
+    if combat is not None:
+        active = view.live.active_conditions()
+        for effect in combat.conditions:
+            if effect.condition in active:
+                yield view.ix.conditions[effect.condition].label, effect
+        for level in combat.levels:
+            name, value = _level_reading(view, level)
+            if value >= level.at:
+                yield f"{name} {level.at:g}", level
+    if view.items is not None:
+        yield from view.items.sources(view)
 
 
 def _level_reading(view: SheetView, level: LevelEffect) -> tuple[str, float]:
@@ -56,7 +77,7 @@ def _level_reading(view: SheetView, level: LevelEffect) -> tuple[str, float]:
     return (derived.label if derived else str(level.derived)), view.derived(level.derived or "")
 
 
-def _narrowed(target: Target, narrow: list[str] | None) -> bool:
+def _narrowed(target: Target, narrow: Sequence[str] | None) -> bool:
     """A narrowing applies when absent, or when it lists this skill or save."""
     if narrow is None:
         return True
@@ -64,7 +85,7 @@ def _narrowed(target: Target, narrow: list[str] | None) -> bool:
 
 
 def effects_for(view: SheetView, target: Target) -> Effects:
-    """SHEET-COND-02/04/05: modifiers, leans and an automatic failure for this check."""
+    """SHEET-COND-02/04/05, ITM-CHECK-03/11/12/14: modifiers, leans and an automatic failure."""
     is_save = target.kind == "save"
     word, to = ("saves", "saves") if is_save else ("checks", "checks")
     modifiers: list[Modifier] = []

@@ -86,6 +86,16 @@ class EditLine(_Line):
     live: dict[str, Any]
 
 
+class GearTakeLine(_Line):
+    """A starting kit taken between turns (ITM-GEAR-02): one option per choice by ``picks``."""
+
+    type: Literal["gear"]
+    who: str
+    kit: str
+    picks: list[str] = Field(default_factory=list, max_length=64)
+    again: bool = False
+
+
 class ForkLine(_Line):
     """Continue on a new branch started from S(at)."""
 
@@ -95,11 +105,11 @@ class ForkLine(_Line):
 
 
 Line = Annotated[
-    GameLine | UserLine | GmLine | SelectLine | RestLine | EditLine | ForkLine,
+    GameLine | UserLine | GmLine | SelectLine | RestLine | EditLine | ForkLine | GearTakeLine,
     Field(discriminator="type"),
 ]
 _LINE: TypeAdapter[Line] = TypeAdapter(Line)
-_TYPES = frozenset({"game", "user", "gm", "select", "rest", "edit", "fork"})
+_TYPES = frozenset({"game", "user", "gm", "select", "rest", "edit", "fork", "gear"})
 
 
 def read_lines(text_lines: Iterable[str]) -> list[tuple[int, Line]]:

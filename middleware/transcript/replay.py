@@ -25,6 +25,7 @@ from middleware.transcript.lines import (
     EditLine,
     ForkLine,
     GameLine,
+    GearTakeLine,
     GmLine,
     Line,
     RestLine,
@@ -102,7 +103,7 @@ async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
             elif isinstance(line, SelectLine):
                 await engine.select(chat, turn, line.candidate)
                 yield Step(number, "select", chat, turn, str(line.candidate))
-            elif isinstance(line, EditLine | RestLine):
+            elif isinstance(line, EditLine | RestLine | GearTakeLine):
                 await engine.event(chat, turn, line.model_dump())
                 yield Step(number, line.type, chat, turn, line.who)
             elif isinstance(line, ForkLine):

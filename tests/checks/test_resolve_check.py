@@ -83,14 +83,16 @@ def test_5e_advantage_keeps_the_higher_d20() -> None:
 
 def test_bare_disadvantage_word_and_condition_leans() -> None:
     """SPEC §1b, SHEET-COND-06: a bare ``disadvantage`` word leans the check; poisoned plus
-    ``mode="advantage"`` cancel to a single throw; poisoned alone is disadvantage."""
+    ``mode="advantage"`` cancel to a single throw; poisoned alone is disadvantage, named in
+    ``from=`` with no numeric ``effects=`` (ITM-CHECK-15)."""
     poisoned = VESS.model_copy(update={"live": Live(conditions=("poisoned",))})
     bare, _ = check(fifth(), (VESS,), [15, 6], "disadvantage", skill="Stealth", dc="10")
     cancelled, _ = check(fifth(), (poisoned,), [15], skill="Stealth", dc="10", mode="advantage")
     leaned, _ = check(fifth(), (poisoned,), [15, 6], skill="Stealth", dc="10")
     assert ("disadvantage", 6) == (bare.mode, bare.used)
     assert ("normal", 15) == (cancelled.mode, cancelled.used)
-    assert ("disadvantage", 6, "Poisoned") == (leaned.mode, leaned.used, leaned.effects)
+    assert ("disadvantage", 6, "Poisoned", None) == (leaned.mode, leaned.used, leaned.from_,
+                                                      leaned.effects)
 
 
 def test_skill_inside_a_name_is_not_a_lean() -> None:

@@ -1,7 +1,8 @@
 """Helpers for the sheet tests: a ruleset built from the compat files with the sheet's own models.
 
 ``load_ruleset`` is being written beside this issue; these tests construct only what the sheet
-reads (sheet, resolution as JSON, combat, items, catalogs) so they do not depend on it.
+reads (sheet, resolution as JSON, combat, the items block and catalogs as their models) so they do
+not depend on it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from middleware.rules.catalogs import Catalog
 from middleware.rules.combat import CombatBlock
+from middleware.rules.items import ItemsBlock
 from middleware.rules.rests import Rest
 from middleware.rules.sheet import SheetBlock
 from middleware.state import Character, GameState
@@ -39,10 +42,13 @@ class MiniRuleset:
 def ruleset(name: str, data: Any = None) -> MiniRuleset:
     data = data if data is not None else raw(name)
     combat = data.get("combat")
+    items = data.get("items")
     return MiniRuleset(sheet=SheetBlock.model_validate(data["sheet"]),
                        resolution=data["resolution"],
                        combat=CombatBlock.model_validate(combat) if combat else None,
-                       items=data.get("items"), catalogs=data.get("catalogs"),
+                       items=ItemsBlock.model_validate(items) if items else None,
+                       catalogs=tuple(Catalog.model_validate(c)
+                                      for c in data.get("catalogs", ())),
                        rests=tuple(Rest.model_validate(r) for r in data.get("rests", ())))
 
 

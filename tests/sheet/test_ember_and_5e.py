@@ -17,18 +17,28 @@ FIVE = ruleset("5e")
 JUNO_STATE = state_of("ember-roads", {"name": "Pell", "player": True}, JUNO)
 
 
+NAMES = ("grit_max", "guard", "burden", "burdened", "load", "bulk_carried", "strain_boxes",
+         "stance_brawn")
+
+
 def test_juno_evaluated_sheet() -> None:
-    """SHEET-TRN-13 without items: guard and bulk_carried read their itemStat default (0)."""
+    """SHEET-TRN-13: guard 9 with the worn leather coat's guard 1; bulk_carried 6 (coat 3 + axe 1
+    + rations 2 x 1; the waystone gives no bulk, coins never count)."""
     view = view_for(EMBER, JUNO_STATE.party[1])
-    names = ("grit_max", "guard", "burden", "burdened", "load", "bulk_carried", "strain_boxes",
-             "stance_brawn")
-    actual = {n: view.derived(n) for n in names}
-    expected = {"grit_max": 8, "guard": 8, "burden": 3, "burdened": -1, "load": 7,
-                "bulk_carried": 0, "strain_boxes": 3, "stance_brawn": 2}
+    actual = {n: view.derived(n) for n in NAMES}
+    expected = {"grit_max": 8, "guard": 9, "burden": 3, "burdened": -1, "load": 7,
+                "bulk_carried": 6, "strain_boxes": 3, "stance_brawn": 2}
     assert expected == actual
     wound = view.live.wound("strain")
     assert wound is not None and (wound.length, wound.filled, wound.penalty) == (3, 1, 0)
     assert view.live.track_read("heat", "value") == 2
+
+
+def test_juno_outside_play_reads_defaults() -> None:
+    """ITM-SHEET-11: with nobody holding anything, guard is 8 and bulk_carried its default 0."""
+    bare = JUNO_STATE.party[1].model_copy(update={"bag": ()})
+    view = view_for(EMBER, bare)
+    assert (8, 0) == (view.derived("guard"), view.derived("bulk_carried"))
 
 
 def test_juno_pools_summary() -> None:
@@ -37,14 +47,20 @@ def test_juno_pools_summary() -> None:
     assert expected == pools_summary(EMBER, JUNO_STATE.party[1])
 
 
-@pytest.mark.parametrize(("skill", "with_", "sheet", "adjust"), [
-    ("Scrap", None, 1, 1), ("Sneak", None, 4, 0), ("Tinker", None, 3, 0),
-    ("Tinker", "Brawn", 2, 1), ("Sway", None, 3, 0), ("Brawn", None, 1, 1),
-    ("Wits", None, 2, 0), ("Heart", None, 1, 0)])
-def test_juno_modifiers(skill: str, with_: str | None, sheet: int, adjust: int) -> None:
-    """SHEET-TRN-14: sheet and adjust (item effects on Sneak and Sway are the items issue)."""
+@pytest.mark.parametrize(("skill", "with_", "sheet", "adjust", "effects", "modifier"), [
+    ("Scrap", None, 1, 1, (), 2), ("Sneak", None, 4, 0, (("Leather coat", -1),), 3),
+    ("Tinker", None, 3, 0, (), 3), ("Tinker", "Brawn", 2, 1, (), 3),
+    ("Sway", None, 3, 0, (("Waystone", 1),), 4), ("Brawn", None, 1, 1, (), 2),
+    ("Wits", None, 2, 0, (), 2), ("Heart", None, 1, 0, (), 1)])
+def test_juno_modifiers(skill: str, with_: str | None, sheet: int, adjust: int,
+                        effects: tuple[tuple[str, int], ...], modifier: int) -> None:
+    """SHEET-TRN-14: sheet, adjust, item effects (the worn leather coat -1 on Sneak, the carried
+    waystone +1 on Sway) and the modifier they make."""
     check = assemble_check(EMBER, JUNO_STATE, find_roller(JUNO_STATE, "juno"), skill, with_)
-    assert (sheet, adjust, 0) == (check.number, check.adjust, check.penalty)
+    got = tuple((m.source, m.flat) for m in check.modifiers)
+    total = check.number + check.adjust + check.penalty + sum(m.flat for m in check.modifiers)
+    assert (sheet, adjust, 0, effects, modifier) == (check.number, check.adjust, check.penalty,
+                                                     got, total)
 
 
 def test_guarded_scrap() -> None:

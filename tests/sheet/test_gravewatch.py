@@ -45,30 +45,40 @@ def test_harm_with_scar_level() -> None:
     assert (wound.length, wound.filled, wound.penalty) == (5, 2, -1)
 
 
-# SHEET-TRN-10: (skill, with, sheet, adjust, penalty). Effects: the Dawn bell's +1 on Ward needs
-# items (the next issue), so no effect is expected from the sheet here.
+# SHEET-TRN-10: (skill, with, sheet, adjust, penalty, effects, dice). The bound and equipped Dawn
+# bell is worn: +1 die on Ward (SHEET-TRN-09); the spade's Sinew 3 requirement is met.
 ROWS = [
-    ("Ward", None, 7, -1, -1),
-    ("Ward", "Sinew", 7, 0, -1),
-    ("Dig", None, 5, 0, -1),
-    ("Wrestle", None, 2, 0, -1),
-    ("Listen", None, 4, -1, -1),
-    ("Soothe", None, 3, 0, -1),
-    ("Soothe", "Nerve", 4, -1, -1),
-    ("Barter", None, 2, 0, -1),
-    ("Steel save", None, 5, -1, -1),
-    ("Nerve", None, 3, -1, -1),
-    ("Nerve", "Warmth", 5, -1, -1),
+    ("Ward", None, 7, -1, -1, 1, 6),
+    ("Ward", "Sinew", 7, 0, -1, 1, 7),
+    ("Dig", None, 5, 0, -1, 0, 4),
+    ("Wrestle", None, 2, 0, -1, 0, 1),
+    ("Listen", None, 4, -1, -1, 0, 2),
+    ("Soothe", None, 3, 0, -1, 0, 2),
+    ("Soothe", "Nerve", 4, -1, -1, 0, 2),
+    ("Barter", None, 2, 0, -1, 0, 1),
+    ("Steel save", None, 5, -1, -1, 0, 3),
+    ("Nerve", None, 3, -1, -1, 0, 1),
+    ("Nerve", "Warmth", 5, -1, -1, 0, 3),
 ]
 
 
-@pytest.mark.parametrize(("skill", "with_", "sheet", "adjust", "penalty"), ROWS)
-def test_pool_rows(skill: str, with_: str | None, sheet: int, adjust: int, penalty: int) -> None:
-    """SHEET-TRN-10: sheet number, adjust and penalty per row (the Dawn bell +1 is not counted)."""
+@pytest.mark.parametrize(("skill", "with_", "sheet", "adjust", "penalty", "effects", "dice"),
+                         ROWS)
+def test_pool_rows(skill: str, with_: str | None, sheet: int, adjust: int, penalty: int,
+                   effects: int, dice: int) -> None:
+    """SHEET-TRN-09/10: sheet number, adjust, penalty and item effects per row, and the dice."""
     roller = find_roller(STATE, "Bram the Quiet")
     check = assemble_check(RULES, STATE, roller, skill, with_)
-    assert (sheet, adjust, penalty, ()) == (check.number, check.adjust, check.penalty,
-                                            check.modifiers)
+    flat = sum(m.flat for m in check.modifiers)
+    size = max(1, min(15, check.number + check.adjust + check.penalty + flat))
+    assert (sheet, adjust, penalty, effects, dice) == (check.number, check.adjust, check.penalty,
+                                                       flat, size)
+
+
+def test_dawn_bell_is_the_source_on_ward() -> None:
+    """SHEET-TRN-09 / ITM-CHECK-02/11: the worn Dawn bell is named as the +1 on Ward."""
+    check = assemble_check(RULES, STATE, find_roller(STATE, None), "Ward", None)
+    assert (Modifier("Dawn bell", 1),) == check.modifiers
 
 
 def test_nerve_with_warmth_is_a_pair() -> None:
@@ -79,14 +89,15 @@ def test_nerve_with_warmth_is_a_pair() -> None:
 
 
 def test_rattled_costs_soothe_and_barter_a_die() -> None:
-    """SHEET-COND-08 / SHEET-TRN-10: rattled is -1 on Soothe and Barter, nothing on Ward."""
+    """SHEET-COND-08 / SHEET-TRN-10: rattled is -1 on Soothe and Barter, nothing on Ward (the
+    bell's immunity to Rattled is a fight effect, ITM-CHECK-07)."""
     rattled = dict(BRAM, live=dict(BRAM["live"], conditions=["marked", "rattled"]))
     state = state_of("gravewatch", rattled)
     roller = find_roller(state, None)
     got = {s: assemble_check(RULES, state, roller, s, None).modifiers
            for s in ("Soothe", "Barter", "Ward")}
     minus = (Modifier("Rattled", -1),)
-    assert {"Soothe": minus, "Barter": minus, "Ward": ()} == got
+    assert {"Soothe": minus, "Barter": minus, "Ward": (Modifier("Dawn bell", 1),)} == got
 
 
 def test_blank_warden_dig_is_refused_and_listen_harder() -> None:

@@ -48,7 +48,8 @@ async def replay_demo(path: Path, engine: Engine) -> list[Step]:
 def test_there_are_demo_transcripts() -> None:
     """The issues ask for demo transcripts (three, then one per new ruleset); none may go missing."""
     expected = {"fair-dice.jsonl", "lantern-demo.jsonl", "tidemark-demo.jsonl",
-                "cinder-demo.jsonl", "shadow-demo.jsonl", "archive-demo.jsonl", "signal-demo.jsonl"}
+                "cinder-demo.jsonl", "shadow-demo.jsonl", "archive-demo.jsonl", "signal-demo.jsonl",
+                "items-haul.jsonl"}
     assert expected <= {p.name for p in DEMOS}
 
 

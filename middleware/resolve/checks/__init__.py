@@ -16,6 +16,7 @@ from typing import Any
 from middleware.records import IgnoredRecord
 from middleware.resolve import Context, Resolution
 from middleware.resolve.checks.against import roll_against
+from middleware.resolve.checks.changes import mark_changes
 from middleware.resolve.checks.dice_sum import (
     EffectDice,
     SumCheck,
@@ -71,7 +72,7 @@ def resolve_check(tag: Tag, state: GameState, ctx: Context) -> Resolution:
     sheet = assemble_check(ctx.ruleset, state, roller, ask.skill, ask.with_, ask.save_hint)
     settled = _settled(ask, sheet)
     rolled = Rolled(settled, state) if settled else _by_kind(Roll(ask, sheet, ctx, state, roller))
-    record = rolled.record
+    record = mark_changes(rolled.record, sheet, ctx.ruleset.resolution)
     update: dict[str, Any] = {"source": tag.raw}
     if roller.stranger and ask.who:
         # SHEET-CHK-02: a who= that names nobody rolls as a stranger; the GM is told so.

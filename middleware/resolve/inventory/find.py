@@ -1,0 +1,90 @@
+"""Who and what an inventory tag names (SPEC §1b, §10, ITM-BAG-01/03/04).
+
+- ``holder``: ``who=`` (or ``to=``) names a party member as checks do (SHEET-CHK-02); absent, the
+  player. A name nobody answers to, or two members share, is ``unknown-character``.
+- ``named_goods``: what a name means in the ruleset: a ruleset item (by ref or label, the first
+  listed wins), then a coin (by id, label or ``one``).
+- ``held_goods``: what a name means in one bag: the ruleset item or coin it names when the bag holds
+  it, else a stack whose plain name or nickname it is (ITM-BAG-01: a renamed stack stays its item).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from middleware.items.bag import Bag, Goods
+from middleware.items.index import STANDARD_STACK, ItemIndex, RulesetItem, name_key
+from middleware.sheet.roller import find_roller
+from middleware.state import Character, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A party member by index, as they stand in the state the action starts from."""
+
+    index: int
+    character: Character
+
+    @property
+    def name(self) -> str:
+        return self.character.name
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """Goods a name resolved to, their name in the rewritten tag, and the stack limit."""
+
+    goods: Goods
+    label: str
+    limit: int = STANDARD_STACK
+    found: RulesetItem | None = None
+
+
+def holder(state: GameState, who: str | None) -> Member | None:
+    """``who`` (absent: the player) as a party member, or None when nobody answers to it."""
+    roller = find_roller(state, who)
+    if roller.index is None or roller.stranger:
+        return None
+    return Member(roller.index, state.party[roller.index])
+
+
+def named_goods(index: ItemIndex, name: str) -> Named | None:
+    """ITM-BAG-03/04: the ruleset item the name is (first listed wins), else the coin it is."""
+    found = index.find(name)
+    if found is not None:
+        return Named(Goods(item=found.ref), found.label, found.stack_limit, found)
+    coin = index.coin(name)
+    if coin is not None:
+        return Named(Goods(coins=coin.unit.id), coin.unit.label)
+    return None
+
+
+def held_goods(index: ItemIndex, bag: Bag, name: str) -> Named | None:
+    """What ``name`` means in ``bag``: a ruleset item or coin it holds, else a plain item or a
+    stack's nickname; None when the bag holds nothing by that name."""
+    known = named_goods(index, name)
+    if known is not None and any(known.goods.matches(s) for s in bag):
+        return known
+    key = name_key(name)
+    for stack in bag:
+        if key in (name_key(stack.plain or ""), name_key(stack.nickname or "")):
+            return named_of(index, Goods.of(stack))
+    return None
+
+
+def named_of(index: ItemIndex, goods: Goods) -> Named:
+    """The ``Named`` form of goods already in a bag."""
+    if goods.item is not None:
+        found = index.by_ref(goods.item)
+        if found is not None:
+            return Named(goods, found.label, found.stack_limit, found)
+        return Named(goods, goods.item)
+    if goods.coins is not None:
+        coin = index.coin(goods.coins)
+        return Named(goods, coin.unit.label if coin else goods.coins)
+    return Named(goods, goods.plain or "")
+
+
+def anyone_holds(state: GameState, index: ItemIndex, name: str) -> bool:
+    """Somebody in the party holds something by this name."""
+    return any(held_goods(index, member.bag, name) is not None for member in state.party)

@@ -1,0 +1,190 @@
+"""``equip``, ``unequip``, ``bind``, ``unbind``: slots and binding (ITM-BAG-10..13).
+
+- Equip needs a block with ``slots`` and an item that occupies some; the pieces equipped are split
+  off their stack into one of their own (ITM-BAG-10), and the holder must have those slots free.
+- Bind needs a block with ``binding`` and an item with ``binds``; the holder may have at most
+  ``binding.max`` pieces bound, read from their bare sheet (ITM-BAG-12: no sheet reads a blank one).
+- A bound cursed item cannot be unequipped (ITM-BAG-13). Only the GM can end the curse: his
+  ``unbind`` does it, and the item lets go from then on (our reading of "only the GM can end it").
+
+Refusal codes, all ours (the page gives none, Ambiguity 3): ``no-slots`` (the ruleset or the item
+has no slots), ``slots-full``, ``not-equipped``, ``no-binding`` (the ruleset has no binding),
+``not-bindable`` (the item has no ``binds``), ``binding-full``, ``not-bound``, ``cursed``; plus
+``not-held``, ``unknown-item``, ``not-ruleset-item`` and ``unknown-character`` as for goods.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from middleware.items.bag import Bag, Goods, held, is_loose, merge_back, split_off
+from middleware.items.index import item_index
+from middleware.resolve import Context, Resolution
+from middleware.resolve.inventory.find import Member, Named, holder
+from middleware.resolve.inventory.goods import done, held_named, is_cursed, unknown_character
+from middleware.resolve.inventory.read import ItemAsk
+from middleware.resolve.inventory.record import InventoryRecord, refused
+from middleware.sheet.check import view_for
+from middleware.state import GameState, Stack
+
+_Where = Callable[[Stack], bool]
+
+
+def equip(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
+    """ITM-BAG-10/11: put ``count`` (1) pieces on, if their slots are free."""
+    found = _ruleset_item(ask, state, ctx, need="slots")
+    if isinstance(found, InventoryRecord):
+        return Resolution(state, found)
+    member, named = found
+    bag = member.character.bag
+    index = _pick(bag, named.goods, lambda s: not s.equipped)
+    if index is None:
+        return _unchanged(ask, state, member, named, f"{named.label} is already equipped.")
+    count = min(ask.count or 1, bag[index].count)
+    full = _full_slots(ctx, bag, named, count)
+    if full:
+        return Resolution(state, refused(ask.action, "slots-full", f"{member.name} has no free "
+                                         f"{full} for {named.label}.", item=named.label,
+                                         who=member.name))
+    return _changed(ask, state, member, named, split_off(bag, index, count, equipped=True), count)
+
+
+def unequip(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
+    """Take an equipped stack off (never a bound cursed one, ITM-BAG-13)."""
+    found = _ruleset_item(ask, state, ctx, need="slots")
+    if isinstance(found, InventoryRecord):
+        return Resolution(state, found)
+    member, named = found
+    bag = member.character.bag
+    index = _pick(bag, named.goods, lambda s: s.equipped)
+    if index is None:
+        return Resolution(state, refused(ask.action, "not-equipped", f"{named.label} is not "
+                                         "equipped.", item=named.label, who=member.name))
+    if bag[index].bound and is_cursed(named):
+        return Resolution(state, _cursed(ask, member, named))
+    count = bag[index].count
+    bag = (*bag[:index], bag[index].model_copy(update={"equipped": False}), *bag[index + 1:])
+    return _changed(ask, state, member, named, merge_back(bag, index, named.limit), count)
+
+
+def bind(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
+    """ITM-BAG-12: bind ``count`` (1) pieces while fewer than ``binding.max`` are bound."""
+    found = _ruleset_item(ask, state, ctx, need="binds")
+    if isinstance(found, InventoryRecord):
+        return Resolution(state, found)
+    member, named = found
+    bag = member.character.bag
+    index = _pick(bag, named.goods, lambda s: not s.bound)
+    if index is None:
+        return _unchanged(ask, state, member, named, f"{named.label} is already bound.")
+    count = min(ask.count or 1, bag[index].count)
+    most = binding_max(ctx, member)
+    bound = sum(s.count for s in bag if s.bound)
+    if bound + count > most:
+        return Resolution(state, refused(ask.action, "binding-full", f"{member.name} has {bound} "
+                                         f"of {most} bound already.", item=named.label,
+                                         who=member.name))
+    return _changed(ask, state, member, named, split_off(bag, index, count, bound=True), count)
+
+
+def unbind(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
+    """Release a bound stack; on a cursed item the GM's unbind ends the curse (ITM-BAG-13)."""
+    found = _ruleset_item(ask, state, ctx, need="binds")
+    if isinstance(found, InventoryRecord):
+        return Resolution(state, found)
+    member, named = found
+    bag = member.character.bag
+    index = _pick(bag, named.goods, lambda s: s.bound)
+    if index is None:
+        return Resolution(state, refused(ask.action, "not-bound", f"{named.label} is not bound.",
+                                         item=named.label, who=member.name))
+    count = bag[index].count
+    bag = (*bag[:index], bag[index].model_copy(update={"bound": False}), *bag[index + 1:])
+    note = "The curse is ended." if is_cursed(named) else None
+    return _changed(ask, state, member, named, merge_back(bag, index, named.limit), count, note)
+
+
+def binding_max(ctx: Context, member: Member) -> int:
+    """ITM-BAG-12 / ITM-BLOCK-10: ``binding.max`` read from the holder's bare sheet, floored."""
+    block = ctx.ruleset.items
+    if block is None or block.binding is None:
+        return 0
+    return max(0, math.floor(view_for(ctx.ruleset, member.character).static.ref(block.binding.max)))
+
+
+def occupied(ctx: Context, bag: Bag) -> dict[str, int]:
+    """ITM-BAG-10/17: how many of each slot the equipped stacks take."""
+    index = item_index(ctx.ruleset)
+    taken: dict[str, int] = {}
+    for stack in bag:
+        found = index.by_ref(stack.item) if stack.equipped and stack.item else None
+        for slot, n in (found.item.slots.items() if found else ()):
+            taken[slot] = taken.get(slot, 0) + n * stack.count
+    return taken
+
+
+def _full_slots(ctx: Context, bag: Bag, named: Named, count: int) -> str | None:
+    """The label of the first slot ``count`` more pieces would overfill, else None."""
+    block = ctx.ruleset.items
+    assert block is not None and named.found is not None
+    taken = occupied(ctx, bag)
+    for slot in block.slots:
+        need = named.found.item.slots.get(slot.id, 0) * count
+        if need and taken.get(slot.id, 0) + need > slot.count:
+            return slot.label
+    return None
+
+
+def _ruleset_item(ask: ItemAsk, state: GameState, ctx: Context,
+                  need: str) -> tuple[Member, Named] | InventoryRecord:
+    """ITM-BAG-11: the holder and a held ruleset item that has ``slots`` / ``binds``."""
+    block = ctx.ruleset.items
+    offered = block is not None and (bool(block.slots) if need == "slots" else
+                                     block.binding is not None)
+    if not offered:
+        code, what = ("no-slots", "slots") if need == "slots" else ("no-binding", "binding")
+        return refused(ask.action, code, f"This ruleset has no {what}.", item=ask.item,
+                       who=ask.who)
+    member = holder(state, ask.who)
+    if member is None:
+        return unknown_character(ask, ask.who)
+    found = held_named(ask, state, ctx, member)
+    if isinstance(found, InventoryRecord):
+        return found
+    if found.found is None:
+        return refused(ask.action, "not-ruleset-item", f"{found.label} is not an item of this "
+                       "ruleset.", item=found.label, who=member.name)
+    if need == "slots" and not found.found.item.slots:
+        return refused(ask.action, "no-slots", f"{found.label} occupies no slots.",
+                       item=found.label, who=member.name)
+    if need == "binds" and found.found.item.binds is None:
+        return refused(ask.action, "not-bindable", f"{found.label} cannot be bound.",
+                       item=found.label, who=member.name)
+    return member, found
+
+
+def _pick(bag: Bag, goods: Goods, where: _Where) -> int | None:
+    """The stack to act on: the first that ``where`` keeps, preferring stacks already worn."""
+    hits = [i for i, s in enumerate(bag) if goods.matches(s) and where(s)]
+    return min(hits, key=lambda i: is_loose(bag[i])) if hits else None
+
+
+def _changed(ask: ItemAsk, state: GameState, member: Member, named: Named, bag: Bag,
+             count: int, note: str | None = None) -> Resolution:
+    state = state.with_character(member.index, member.character.model_copy(update={"bag": bag}))
+    notes = [*ask.notes, *([note] if note else [])]
+    return Resolution(state, done(ask, member.name, named, count, held(bag, named.goods), notes))
+
+
+def _unchanged(ask: ItemAsk, state: GameState, member: Member, named: Named,
+               line: str) -> Resolution:
+    bag = member.character.bag
+    return Resolution(state, done(ask, member.name, named, 0, held(bag, named.goods),
+                                  [*ask.notes, line]))
+
+
+def _cursed(ask: ItemAsk, member: Member, named: Named) -> InventoryRecord:
+    return refused(ask.action, "cursed", f"{named.label} is bound and cursed: it does not let go.",
+                   item=named.label, who=member.name)
+
