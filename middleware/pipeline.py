@@ -99,7 +99,7 @@ class Engine:
         await self.store.select(chat, turn, candidate)
 
     async def event(self, chat: str, turn: int, event: Mapping[str, Any]) -> GameState:
-        """Apply a between-turn event (``edit``) after ``turn``; returns the new S(turn)."""
+        """Apply a between-turn event (``edit``, ``rest``, ``gear``) after ``turn``; returns S(turn)."""
         state = await self.state_after(chat, turn)
         apply_event(await self.ruleset(chat), state, event)  # refuse a bad event before storing
         await self.store.start_turn(chat, turn, "")

@@ -52,12 +52,13 @@ def is_worn(item: Item, stack: Stack) -> bool:
     return (not item.slots or stack.equipped) and (item.binds is None or stack.bound)
 
 
+@dataclass(frozen=True, slots=True)
 class HeldItems:
-    """The items one character holds, as the sheet reads them (``ItemEffects``)."""
+    """The items one character holds, as the sheet reads them (``ItemEffects``): every stack for
+    ``itemStat``, and ``items``, one entry per item, for effects (build it with ``held_items``)."""
 
-    def __init__(self, stacks: tuple[HeldStack, ...]) -> None:
-        self.stacks = stacks
-        self.items = _once(stacks)
+    stacks: tuple[HeldStack, ...]
+    items: tuple[HeldStack, ...]
 
     # ITM-SHEET: itemStat
     def stat(self, ref: ItemStat) -> float | None:
@@ -116,7 +117,7 @@ def held_items(ruleset: Any, character: Character, state: GameState | None = Non
         if found is not None:
             stacks.append(HeldStack(found.ref, stack.nickname or found.label, found.item,
                                     stack.count, is_worn(found.item, stack)))
-    return HeldItems(tuple(stacks))
+    return HeldItems(tuple(stacks), _once(tuple(stacks)))
 
 
 def _find(ruleset: Any, state: GameState | None, ref: str) -> RulesetItem | None:

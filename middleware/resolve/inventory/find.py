@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from middleware.items.bag import Bag, Goods
 from middleware.items.index import STANDARD_STACK, ItemIndex, RulesetItem, name_key
+from middleware.items.lookup import as_ruleset_item, find_invented
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState
 
@@ -48,9 +49,12 @@ def holder(state: GameState, who: str | None) -> Member | None:
     return Member(roller.index, state.party[roller.index])
 
 
-def named_goods(index: ItemIndex, name: str) -> Named | None:
-    """ITM-BAG-03/04: the ruleset item the name is (first listed wins), else the coin it is."""
+def named_goods(index: ItemIndex, name: str, state: GameState | None = None) -> Named | None:
+    """ITM-BAG-03/04: the ruleset item the name is (first listed wins), else an item invented in
+    this game (ITM-PROPOSE-13), else the coin it is."""
     found = index.find(name)
+    if found is None and state is not None and (invented := find_invented(state, name)):
+        found = as_ruleset_item(invented)
     if found is not None:
         return Named(Goods(item=found.ref), found.label, found.stack_limit, found)
     coin = index.coin(name)
@@ -59,23 +63,26 @@ def named_goods(index: ItemIndex, name: str) -> Named | None:
     return None
 
 
-def held_goods(index: ItemIndex, bag: Bag, name: str) -> Named | None:
+def held_goods(index: ItemIndex, bag: Bag, name: str,
+               state: GameState | None = None) -> Named | None:
     """What ``name`` means in ``bag``: a ruleset item or coin it holds, else a plain item or a
     stack's nickname; None when the bag holds nothing by that name."""
-    known = named_goods(index, name)
+    known = named_goods(index, name, state)
     if known is not None and any(known.goods.matches(s) for s in bag):
         return known
     key = name_key(name)
     for stack in bag:
         if key in (name_key(stack.plain or ""), name_key(stack.nickname or "")):
-            return named_of(index, Goods.of(stack))
+            return named_of(index, Goods.of(stack), state)
     return None
 
 
-def named_of(index: ItemIndex, goods: Goods) -> Named:
-    """The ``Named`` form of goods already in a bag."""
+def named_of(index: ItemIndex, goods: Goods, state: GameState | None = None) -> Named:
+    """The ``Named`` form of goods already in a bag (an invented item by its stored ref)."""
     if goods.item is not None:
         found = index.by_ref(goods.item)
+        if found is None and state is not None and (invented := find_invented(state, goods.item)):
+            found = as_ruleset_item(invented)
         if found is not None:
             return Named(goods, found.label, found.stack_limit, found)
         return Named(goods, goods.item)
@@ -87,4 +94,4 @@ def named_of(index: ItemIndex, goods: Goods) -> Named:
 
 def anyone_holds(state: GameState, index: ItemIndex, name: str) -> bool:
     """Somebody in the party holds something by this name."""
-    return any(held_goods(index, member.bag, name) is not None for member in state.party)
+    return any(held_goods(index, member.bag, name, state) is not None for member in state.party)

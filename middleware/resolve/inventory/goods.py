@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from middleware.items.bag import Goods, held, put, take, takeable
 from middleware.items.carry import distribute, encumbered, fits, piece_weight
 from middleware.items.index import item_index
+from middleware.items.propose import propose
 from middleware.records import clean_value
 from middleware.resolve import Context, Resolution
 from middleware.resolve.inventory.find import (
@@ -54,9 +55,16 @@ def describes_new_item(ask: ItemAsk) -> bool:
 
 
 def invent(ask: ItemAsk, state: GameState, ctx: Context) -> Invented | InventoryRecord | None:
-    """The seam for GM-invented items (ITM-PROPOSE, issue part I2): None until it is wired up, so
-    the name follows the plain / ``native`` rules (Ambiguity 29)."""
-    return None
+    """ITM-PROPOSE: the item the add describes, kept in the state; None when the description
+    makes no item (the name then follows the plain / ``native`` rules, Ambiguity 29)."""
+    made = propose(ctx.ruleset, state, ask.attrs, ask.item)
+    if made.outcome == "refused":
+        return refused(ask.action, made.reason or "", made.note or "", item=made.name, who=ask.who)
+    if made.item is None:
+        return None
+    found = made.item
+    named = Named(Goods(item=found.ref), found.label, found.stack_limit, found)
+    return Invented(named, made.kept_in(state), made.note)
 
 
 def add(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
@@ -127,7 +135,7 @@ def _what_to_add(ask: ItemAsk, state: GameState, ctx: Context) -> _ToAdd | Inven
     """ITM-BAG-03/09, ITM-PROPOSE-11: a ruleset item or coin first, then an invention, then a
     plain item unless ``native`` is off (ITM-BAG-07: more of something held is still allowed)."""
     index = item_index(ctx.ruleset)
-    known = named_goods(index, ask.item)
+    known = named_goods(index, ask.item, state)
     if known is not None and known.found is not None and known.found.is_service:
         return refused(ask.action, "service", f"{known.label} is a service: it is bought, never "
                        "carried.", item=known.label, who=ask.who)
@@ -143,7 +151,8 @@ def _what_to_add(ask: ItemAsk, state: GameState, ctx: Context) -> _ToAdd | Inven
     if not index.native and not anyone_holds(state, index, name):
         return refused(ask.action, "not-ruleset-item", f"{name} is not an item of this ruleset.",
                        item=name, who=ask.who)
-    held_named = next((n for m in state.party if (n := held_goods(index, m.bag, name))), None)
+    held_named = next((n for m in state.party if (n := held_goods(index, m.bag, name, state))),
+                      None)
     return _ToAdd(held_named or Named(Goods(plain=name), name), state)
 
 
@@ -191,7 +200,7 @@ def held_named(ask: ItemAsk, state: GameState, ctx: Context,
     """What ``item=`` means in the member's bag: ``not-held`` or ``unknown-item`` otherwise;
     ``cursed`` for a remove or give when every piece held is bound and cursed (ITM-BAG-13)."""
     index = item_index(ctx.ruleset)
-    found = held_goods(index, member.character.bag, ask.item)
+    found = held_goods(index, member.character.bag, ask.item, state)
     if found is not None:
         if held(member.character.bag, found.goods, lambda s: takeable(s, is_cursed(found))) == 0 \
                 and ask.action in {"remove", "give"}:
