@@ -141,9 +141,6 @@ _HEADER: Final = re.compile(
 )
 _HEADER_SO_FAR: Final = re.compile(r"\[[ \t]{0,8}([A-Za-z_]{0,11})([ \t]{0,8})\Z", re.ASCII)
 
-# A quote opens a value only where the grammar's quoted terminals may start (after whitespace, "="
-# or the ":" of the header); this must agree with grammar/tags.lark.
-_OPENS_VALUE: Final = re.compile(r"[\s=:]")
 _QUOTES: Final[dict[str, tuple[str, bool]]] = {
     '"': ('"', False),
     "'": ("'", True),
@@ -170,9 +167,18 @@ def _events(text: str) -> list[int]:
     """
     events = _positions(text, "]")
     for opener in _QUOTES:
-        events += [i for i in _positions(text, opener) if i and _OPENS_VALUE.match(text, i - 1)]
+        events += [i for i in _positions(text, opener) if i and _opens_value(text[i - 1])]
     events.sort()
     return events
+
+
+def _opens_value(before: str) -> bool:
+    """Whether a quote after ``before`` opens a value: after whitespace, "=" or the header's ":".
+
+    This must agree with the grammar's quoted terminals (``(?<![^\\s=])``); ``str.isspace`` is
+    the very test behind re's ``\\s``.
+    """
+    return before.isspace() or before in "=:"
 
 
 def _positions(text: str, char: str) -> list[int]:
@@ -188,8 +194,7 @@ _CLOSERS: Final = {(o, final): _closer_pattern(o, final) for o in _QUOTES for fi
 """(opener, whether the text is complete) -> where a value it opens may close."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Closed:
+class _Closed(NamedTuple):
     """Where a tag body ends: the index of its ``]``; how many quotes on the way never closed."""
 
     bracket: int
@@ -217,27 +222,26 @@ class _Scanner:
 
     def close_of(self, at: int) -> _Closed | str | None:
         """The end of the body starting at ``at``; None when it never closes."""
-        path: list[int] = []
-        loose = 0
-        while (event := self._next_event(at)) is not None and event not in self._dead:
+        events, path, loose = self._event_list(), [], 0
+        i = bisect_left(events, at)
+        while i < len(events) and (event := events[i]) not in self._dead:
             path.append(event)
-            if self._text[event] == "]":
+            if (char := self._text[event]) == "]":
                 return _Closed(event, loose)
-            closer = self._next_closer(self._text[event], event)
+            closer = self._next_closer(char, event)
             if closer is None and not self._final:
                 return _OPEN  # its closing quote may still come
             loose += closer is None
-            at = event + 1 if closer is None else closer + 1
+            i = i + 1 if closer is None else bisect_left(events, closer + 1, i)
         if not self._final:
             return _OPEN
         self._dead.update(path)
         return None
 
-    def _next_event(self, at: int) -> int | None:
+    def _event_list(self) -> list[int]:
         if self._events is None:
             self._events = _events(self._text)
-        i = bisect_left(self._events, at)
-        return self._events[i] if i < len(self._events) else None
+        return self._events
 
     def _next_closer(self, opener: str, at: int) -> int | None:
         if opener not in self._closers:

@@ -53,6 +53,11 @@ class Record(BaseModel):
         an inventory tag that moved goods into several bags writes one per bag)."""
         return [self.tag_attrs()]
 
+    def written_as(self) -> str | None:
+        """The tag name the resolved tags are written under; None keeps the tag's own (a loot
+        drop is answered as the inventory adds it made, SPEC §6)."""
+        return None
+
 
 class IgnoredRecord(Record):
     """A tag that is not usable (malformed, or an unknown family): left as text."""

@@ -21,7 +21,8 @@ def render_tag(name: str, attrs: Iterable[tuple[str, str]]) -> str:
 def resolved_text(tag: Tag, record: Record) -> str:
     """What replaces ``tag``: the record's tag(s), joined by a space, or the tag as written."""
     groups = [attrs for attrs in record.tag_groups() if attrs]
-    return " ".join(render_tag(tag.name, attrs) for attrs in groups) if groups else tag.raw
+    name = record.written_as() or tag.name
+    return " ".join(render_tag(name, attrs) for attrs in groups) if groups else tag.raw
 
 
 def rewrite(segments: Sequence[Segment], records: Sequence[Record]) -> str:

@@ -7,14 +7,19 @@ Built once per ruleset (``item_index``) and read by bags, money, loot and the ma
 - stack limits: ``stack``, or the standard capacity; an item with charges sits alone (ITM-ENTRY-06);
 - services, which are bought but never carried (ITM-ENTRY-09, ITM-BAG-09);
 - coins by id, plural ``label`` or singular ``one`` (ITM-MONEY-08, ITM-BLOCK-18);
-- the block's switches ``freeform``, ``native``, ``propose`` (ITM-BLOCK-22..24).
+- the block's switches ``freeform``, ``native``, ``propose`` (ITM-BLOCK-22..24);
+- ``with_invented``: the same index seen from one game, where the items the Game Master invented
+  answer by ref and name after the catalogs (ITM-PROPOSE-11/13), so every reader that takes an
+  index (weight, slots, labels, effects) knows them too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from middleware.items.invented import INVENTED_CATALOG, InventedItem
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.item_entry import Item
 from middleware.rules.items import ItemsBlock
@@ -81,6 +86,9 @@ class ItemIndex:
     _by_name: dict[str, RulesetItem] = field(repr=False)
     _coins: dict[str, Coin] = field(repr=False)
     _coin_names: dict[str, Coin] = field(repr=False)
+    _invented: dict[str, RulesetItem] = field(default_factory=dict, repr=False)
+    _invented_names: dict[str, RulesetItem] = field(default_factory=dict, repr=False)
+    _root: ItemIndex | None = field(default=None, repr=False)
 
     @property
     def freeform(self) -> Literal["plain", "refuse"]:
@@ -107,13 +115,53 @@ class ItemIndex:
         """Every coin, family by family, in the file's order."""
         return tuple(self._coins.values())
 
+    @property
+    def invented(self) -> tuple[RulesetItem, ...]:
+        """ITM-PROPOSE-13: the game's invented items this view knows (none on a ruleset's own
+        index); never part of ``items``, so a market does not sell them."""
+        return tuple(self._invented.values())
+
     def by_ref(self, ref: str) -> RulesetItem | None:
-        """The item stored as ``<catalog>/<entry>``, or None."""
-        return self._by_ref.get(ref)
+        """The item stored as ``<catalog>/<entry>`` (or ``invented/<slug>``), or None."""
+        return self._by_ref.get(ref) or self._invented.get(ref)
 
     def find(self, name: str) -> RulesetItem | None:
-        """ITM-BAG-03/04: a ref, or a label without case, accents or punctuation; first wins."""
-        return self._by_ref.get(name) or self._by_name.get(name_key(name))
+        """ITM-BAG-03/04, ITM-PROPOSE-11/13: a ref, or a label without case, accents or
+        punctuation; ruleset items first (the first listed wins), then invented ones."""
+        found = self._by_ref.get(name)
+        if found is not None:
+            return found
+        key = name_key(name)
+        return self._by_name.get(key) or self._invented.get(name) or self._invented_names.get(key)
+
+    def with_invented(self, invented: Sequence[InventedItem]) -> ItemIndex:
+        """ITM-PROPOSE-13: this index as one game sees it, its invented items answering after the
+        catalogs; built once per ``invented`` tuple (states share it until an item is invented)."""
+        if not invented:
+            return self._base
+        key = (id(self._base), id(invented))
+        hit = _VIEWS.get(key)
+        if hit is not None and hit[0] is self._base and hit[1] is invented:
+            return hit[2]
+        if len(_VIEWS) > 64:
+            _VIEWS.clear()
+        view = self._base._overlay(invented)
+        _VIEWS[key] = (self._base, invented, view)
+        return view
+
+    @property
+    def _base(self) -> ItemIndex:
+        """The ruleset's own index under any game's view (the two share every catalog map)."""
+        return self._root or self
+
+    def _overlay(self, invented: Sequence[InventedItem]) -> ItemIndex:
+        refs: dict[str, RulesetItem] = {}
+        names: dict[str, RulesetItem] = {}
+        for made in invented:
+            found = as_item(made)
+            refs.setdefault(found.ref, found)
+            names.setdefault(name_key(found.label), found)
+        return replace(self, _invented=refs, _invented_names=names, _root=self)
 
     def coin(self, name: str) -> Coin | None:
         """ITM-MONEY-08: a coin by id, plural label or singular ``one``, without case."""
@@ -121,6 +169,7 @@ class ItemIndex:
 
 
 _CACHE: dict[int, tuple[Ruleset, ItemIndex]] = {}
+_VIEWS: dict[tuple[int, int], tuple[ItemIndex, Sequence[InventedItem], ItemIndex]] = {}
 _APOSTROPHES = str.maketrans("", "", "'\u2019\u02bc`")
 
 
@@ -140,6 +189,13 @@ def item_index(ruleset: Ruleset) -> ItemIndex:
     index = build_index(ruleset)
     _CACHE[id(ruleset)] = (ruleset, index)
     return index
+
+
+def as_item(invented: InventedItem) -> RulesetItem:
+    """An invented item in the shape every item reader takes (its catalog is ``invented``)."""
+    item = invented.entry.item
+    assert item is not None, "an invented entry always holds an item"
+    return RulesetItem(invented.ref, INVENTED_CATALOG, invented.entry, item)
 
 
 def build_index(ruleset: Ruleset) -> ItemIndex:

@@ -1,26 +1,31 @@
 """What an item name or a stored ref means in one game: ruleset items, then invented ones.
 
-Bags, checks and uses read items through ``find_item`` so that an item the Game Master invented
-works everywhere a catalog item does (ITM-PROPOSE-13): it comes back as a ``RulesetItem`` whose
-catalog is ``invented``. Ruleset items always win (ITM-BAG-03/04, ITM-PROPOSE-11).
+Every reader of a game's bags takes its items from ``items_in(ruleset, state)``: the ruleset's
+``ItemIndex`` seen with the game's invented items (``ItemIndex.with_invented``), so an item the Game
+Master invented works everywhere a catalog item does (ITM-PROPOSE-13): weight, slots, binding,
+labels, ``itemStat`` and worn or carried effects. It comes back as a ``RulesetItem`` whose catalog
+is ``invented``. Ruleset items always win (ITM-BAG-03/04, ITM-PROPOSE-11).
 """
 
 from __future__ import annotations
 
-from middleware.items.index import RulesetItem, item_index, name_key
-from middleware.items.invented import INVENTED_CATALOG, InventedItem
+from middleware.items.index import ItemIndex, RulesetItem, as_item, item_index, name_key
+from middleware.items.invented import InventedItem
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState
+
+
+def items_in(ruleset: Ruleset, state: GameState | None) -> ItemIndex:
+    """ITM-PROPOSE-13: the items of ``ruleset`` as the game in ``state`` knows them (without a
+    state, the ruleset's own index); cached per ruleset and per tuple of inventions."""
+    index = item_index(ruleset)
+    return index.with_invented(state.invented) if state is not None else index
 
 
 def find_item(ruleset: Ruleset, state: GameState | None, name: str) -> RulesetItem | None:
     """The item a name or ref means: a ruleset item (ref or label, first listed wins), else an
     item invented in this game (ref or name); None when neither knows it."""
-    found = item_index(ruleset).find(name)
-    if found is not None or state is None:
-        return found
-    invented = find_invented(state, name)
-    return as_ruleset_item(invented) if invented is not None else None
+    return items_in(ruleset, state).find(name)
 
 
 def find_invented(state: GameState, name: str) -> InventedItem | None:
@@ -31,9 +36,7 @@ def find_invented(state: GameState, name: str) -> InventedItem | None:
 
 def as_ruleset_item(invented: InventedItem) -> RulesetItem:
     """The invented item in the shape every item reader takes."""
-    item = invented.entry.item
-    assert item is not None, "an invented entry always holds an item"
-    return RulesetItem(invented.ref, INVENTED_CATALOG, invented.entry, item)
+    return as_item(invented)
 
 
 def remember(state: GameState, invented: InventedItem) -> GameState:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from middleware.items.index import RulesetItem, item_index
 from middleware.market.day import market_of, size_of, today
-from middleware.market.offers import Offer, amount_text, offers, stated
+from middleware.market.offers import Offer, default_offer, offers, stated_value
 from middleware.market.stock import Stock, todays_stock
 from middleware.rules.items_money import Market, PlaceSize, Seller
 from middleware.rules.ruleset import Ruleset
@@ -104,7 +104,8 @@ def _stocked(ruleset: Ruleset, seller: Seller, stock: Stock, sold: MarketDay) ->
             continue
         left = ware.count - sold.stock.get(ware.key, 0)
         truth = f" (FAKE: really {real.label})" if ware.shown != ware.ref else ""
-        price = stated(ruleset, shown) or "no price"
+        offer = default_offer(ruleset, shown)
+        price = offer.price if offer else "no price"
         parts.append(f"{shown.label} ×{left} at {price}{truth}" if left > 0
                      else f"{shown.label} (sold out)")
     return "; ".join(parts) or "nothing"
@@ -144,5 +145,4 @@ def _purse_left(ruleset: Ruleset, size: PlaceSize, sold: MarketDay) -> str:
         return "no limit"
     total = size.purse.amount * coin.worth
     left = max(0, total - sold.paid.get(coin.family.id, 0))
-    return f"{amount_text(ruleset, coin.unit.id, left)} of " \
-        f"{amount_text(ruleset, coin.unit.id, total)}"
+    return f"{stated_value(ruleset, coin, left)} of {stated_value(ruleset, coin, total)}"

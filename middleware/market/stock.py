@@ -2,9 +2,9 @@
 
 A market day's draws are a pure function of (game seed, place, day): one ``Dice`` seeded by
 ``derive_seed(game seed, place, day)``, never a candidate's dice, throws first every seller's
-``stock`` table (sellers in the file's order, each table drawn by the loot rules) and then the dice
-of every ``limited`` ware (items in catalog order). Regenerations, swipes and branches therefore see the
-same wares with nothing stored but what was sold (``GameState.market``).
+``stock`` table (sellers in the file's order, each drawn by ``[loot:]``'s own ``draw_table``) and
+then the dice of every ``limited`` ware (items in catalog order). Regenerations, swipes and branches
+therefore see the same wares with nothing stored but what was sold (``GameState.market``).
 
 - ITM-DAY-07: only items are taken from a stock table, never coins; what a seller draws is sold by
   that seller alone, in the drawn quantity, whatever ``sells`` and ``sold`` say. An honest seller
@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 
 from middleware.dice import Dice, derive_seed
 from middleware.items.index import ItemIndex, RulesetItem, item_index
+from middleware.items.loot import draw_table
 from middleware.market.day import market_of, place_key
 from middleware.rules.item_entry import Item
-from middleware.rules.items_money import Amount, ItemFilter, LootTable, Market, Seller
+from middleware.rules.items_money import Amount, ItemFilter, Market, Seller
 from middleware.rules.ruleset import Ruleset
 
 
@@ -121,27 +122,11 @@ def _seller_stock(ruleset: Ruleset, index: ItemIndex, seller: Seller,
     tables = ruleset.items.loot_tables if ruleset.items is not None else ()
     table = next((t for t in tables if seller.stock and t.id == seller.stock.table), None)
     counts: dict[str, int] = {}
-    for found, count in _draw_items(index, table, dice) if table is not None else ():
-        if count > 0 and _stocks(seller, found):
-            counts[found.ref] = counts.get(found.ref, 0) + count
+    for drop in draw_table(ruleset, table, dice) if table is not None else ():
+        found = index.by_ref(drop.item) if drop.item is not None else None
+        if found is not None and _stocks(seller, found):
+            counts[found.ref] = counts.get(found.ref, 0) + drop.count
     return [Ware(seller.id, ref, count, _shown(index, seller, ref)) for ref, count in counts.items()]
-
-
-def _draw_items(index: ItemIndex, table: LootTable, dice: Dice) -> list[tuple[RulesetItem, int]]:
-    """ITM-LOOT-04..08 as a stock table reads them: ``rolls`` draws, each one weighted pick, a
-    filter's item picked uniformly (one dN), then the entry's count; coins are thrown and dropped
-    (ITM-LOOT-16), and an entry naming nothing yields nothing."""
-    drawn: list[tuple[RulesetItem, int]] = []
-    for _ in range(min(throw_amount(table.rolls, dice), 20)):
-        entry = table.entries[dice.pick_weighted([e.weight for e in table.entries])]
-        found = index.by_ref(entry.item) if entry.item else None
-        if entry.filter is not None:
-            matches = [i for i in index.items if selects(entry.filter, i.item)]
-            found = matches[dice.throw(len(matches)) - 1] if matches else None
-        count = throw_amount(entry.count, dice) if entry.coins or found else 0
-        if found is not None:
-            drawn.append((found, count))
-    return drawn
 
 
 def _stocks(seller: Seller, found: RulesetItem) -> bool:

@@ -12,12 +12,14 @@ from middleware.resolve.checks import resolve_check
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.inventory import resolve_inventory
 from middleware.resolve.inventory.record import InventoryRecord
+from middleware.resolve.loot import LootRecord, resolve_loot
 from middleware.resolve.place import PlaceRecord, resolve_place
 
 RESOLVERS: dict[str, Resolver] = {
     "skill_check": resolve_check,
     "inventory": resolve_inventory,
     "place": resolve_place,
+    "loot": resolve_loot,
 }
 
 READS_UNREADABLE = frozenset({"inventory"})
@@ -27,6 +29,7 @@ RECORDS: dict[str, type[Record]] = {
     "skill_check": CheckRecord,
     "inventory": InventoryRecord,
     "place": PlaceRecord,
+    "loot": LootRecord,
 }
 
 

@@ -13,7 +13,7 @@ from middleware.reply import resolve_reply
 from middleware.resolve import dispatch
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
-from middleware.state import Place
+from middleware.state import Character, Place, Stack
 from middleware.stores.memory import MemoryStore
 from middleware.summary import state_summary
 from tests.conftest import compat_path
@@ -141,3 +141,26 @@ def test_the_json_summary_shows_the_place_in_force() -> None:
                          context(GRAVEWATCH))
     expected = {"name": "Millbrook", "size": "town", "day": 1}
     assert expected == state_summary(GRAVEWATCH, done.state)["place"]
+
+
+@pytest.mark.parametrize(("before", "after", "expected"), [
+    (None, "village", 'result="ok" now="1" price="3 shillings"'),
+    ("hamlet", "village", 'result="ok" now="1" price="3 shillings"'),
+    ("village", "hamlet", 'result="refused" reason="not-here"'),
+])
+def test_a_place_later_in_the_reply_prices_an_earlier_buy(
+        monkeypatch: pytest.MonkeyPatch, before: str | None, after: str,
+        expected: str) -> None:
+    """ITM-MARKET-20/23, SPEC §3, Ambiguity 11: the grave spade (sold from a village up) is priced
+    where the reply ends: bought with no place yet or in a hamlet when the reply ends in a village,
+    refused ``not-here`` in a village when the reply ends in a hamlet."""
+    from middleware.resolve.inventory import ACTIONS
+    from middleware.resolve.inventory.buy import buy
+
+    monkeypatch.setitem(ACTIONS, "buy", buy)
+    ada = Character(name="Ada", player=True, bag=(Stack(coins="shilling", count=5),))
+    here = Place(name="Ashford", size=before) if before else None
+    state = start(GRAVEWATCH).model_copy(update={"party": (ada,), "place": here})
+    done = resolve_reply('[inventory: action="buy" item="Grave spade" who="Ada"] '
+                         f'[place: name="Millbrook" size="{after}"]', state, context(GRAVEWATCH))
+    assert expected in done.text.split("] [place:")[0]

@@ -21,10 +21,12 @@ from collections.abc import Callable
 
 from middleware.records import clean_value
 from middleware.resolve import Context, Resolution
+from middleware.resolve.inventory.buy import buy
 from middleware.resolve.inventory.goods import add, give, remove
 from middleware.resolve.inventory.money import earn, pay
 from middleware.resolve.inventory.read import ITEMLESS_ACTIONS, ItemAsk, Request, read_request
 from middleware.resolve.inventory.record import InventoryRecord, combined, refused
+from middleware.resolve.inventory.sell import sell
 from middleware.resolve.inventory.use import use
 from middleware.resolve.inventory.wear import bind, equip, unbind, unequip
 from middleware.segments import Tag
@@ -48,7 +50,7 @@ ACTIONS: dict[str, Action] = {
     "add": add, "remove": remove, "give": give,
     "equip": equip, "unequip": unequip, "bind": bind, "unbind": unbind,
     "use": use,  # ITM-USE (issue 4 part I4)
-    "pay": pay, "earn": earn, "buy": unsupported, "sell": unsupported,
+    "pay": pay, "earn": earn, "buy": buy, "sell": sell,  # ITM-MARKET, ITM-DAY (issue 5 J4)
     "inspect": unsupported, "reveal": unsupported,
 }
 """The action word -> its resolver (STYLE habit 5)."""

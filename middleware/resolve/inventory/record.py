@@ -47,6 +47,8 @@ class InventoryRecord(Record):
     """ITM-MONEY-11: coins handed over by coin id, largest first (pay, buy)."""
     change: dict[str, int] | None = None
     """ITM-MONEY-10: coins given back by coin id, largest first (pay, buy)."""
+    received: dict[str, int] | None = None
+    """ITM-DAY-10: coins a sale paid in by coin id, largest first (sell)."""
     parts: list[InventoryRecord] = Field(default_factory=list)
 
     @property
