@@ -77,6 +77,13 @@ class Stack(Frozen):
     charges: int | None = Field(default=None, ge=0)
     loaded: int | None = Field(default=None, ge=0)
     on: bool = False
+    really: str | None = None
+    """ITM-FAKE-07/09: a fake shows as ``item`` (what it passes for) and really is this item ref,
+    until it is revealed (then ``item`` is the real ref and this is None)."""
+    tried: tuple[str, ...] = ()
+    """ITM-FAKE-23: who has inspected this stack (one attempt each), by character name."""
+    suspects: tuple[str, ...] = ()
+    """ITM-FAKE-20: who thinks this stack is a fake, by character name."""
 
 
 class Character(Frozen):
@@ -119,6 +126,11 @@ class MarketDay(Frozen):
     """Pieces bought today from a seller's stock, by ``<seller>:<item ref>``."""
     paid: dict[str, int] = Field(default_factory=dict)
     """What the place's sellers paid out today, by currency family, in its smallest coin."""
+    tried: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """ITM-FAKE-23: who inspected a seller's ware today, by ``<seller>:<item ref shown>``."""
+    held: tuple[str, ...] = ()
+    """ITM-FAKE-27: purchases held today by a party member's warning (``<seller>:<item ref>``);
+    asked for again the same day, they go through."""
 
 
 class GameState(Frozen):

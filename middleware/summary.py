@@ -4,7 +4,8 @@
 {POOL: VALUE}}}}``: NAME as the transcript spells it; LABEL as the bag shows the stack (a coin stack
 by its coin's label, a ruleset item by its catalog label, an invented item or a plain item by its
 name), counts summed over stacks of the same label; coins per family in the family's smallest coin
-(ITM-BLOCK-15). Every name is read through the ruleset's ``ItemIndex``.
+(ITM-BLOCK-15). Every name is read through the ruleset's ``ItemIndex`` as the game sees it, with
+its invented items (``items_in``, ITM-PROPOSE-13).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from middleware.items.index import ItemIndex, item_index
+from middleware.items.index import ItemIndex
+from middleware.items.lookup import items_in
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.summary import pools_summary
 from middleware.state import Character, GameState, Stack
@@ -21,17 +23,16 @@ from middleware.state import Character, GameState, Stack
 def state_summary(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
     """The summary of ``state`` after a candidate."""
     place = state.place.model_dump(mode="json") if state.place else None
-    index = item_index(ruleset)
-    invented = {i.ref: i.label for i in state.invented}
+    index = items_in(ruleset, state)
     return {"place": place,
-            "party": {m.name: _member(ruleset, index, invented, m) for m in state.party}}
+            "party": {m.name: _member(ruleset, index, state, m) for m in state.party}}
 
 
-def _member(ruleset: Ruleset, index: ItemIndex, invented: dict[str, str],
+def _member(ruleset: Ruleset, index: ItemIndex, state: GameState,
             member: Character) -> dict[str, Any]:
-    return {"bag": bag_counts(index, member.bag, invented),
+    return {"bag": bag_counts(index, member.bag),
             "coins": coin_values(index, member.bag),
-            "pools": pools_summary(ruleset, member)}
+            "pools": pools_summary(ruleset, member, state)}
 
 
 def bag_counts(index: ItemIndex, bag: Iterable[Stack],
@@ -71,5 +72,4 @@ def label_of(index: ItemIndex, stack: Stack, invented: dict[str, str] | None = N
 
 def stack_label(ruleset: Ruleset, stack: Stack, state: GameState | None = None) -> str:
     """``label_of`` for one stack of ``ruleset`` (invented items named from ``state``)."""
-    invented = {i.ref: i.label for i in state.invented} if state is not None else None
-    return label_of(item_index(ruleset), stack, invented)
+    return label_of(items_in(ruleset, state), stack)

@@ -29,23 +29,27 @@ class Goods:
     item: str | None = None
     coins: str | None = None
     plain: str | None = None
+    really: str | None = None
+    """ITM-FAKE-07: a fake that shows as ``item``; it never joins a stack of the real thing."""
 
     @classmethod
     def of(cls, stack: Stack) -> Goods:
         """The goods of ``stack``."""
-        return cls(stack.item, stack.coins, stack.plain)
+        return cls(stack.item, stack.coins, stack.plain, stack.really)
 
     def matches(self, stack: Stack) -> bool:
         """The stack holds these goods (a plain name without case, accents or punctuation)."""
         if self.plain is not None:
             return stack.plain is not None and normalize_name(stack.plain) == \
                 normalize_name(self.plain)
-        return (stack.item, stack.coins) == (self.item, self.coins) and stack.plain is None
+        return (stack.item, stack.coins, stack.really) == (self.item, self.coins, self.really) \
+            and stack.plain is None
 
     def stack(self, count: int) -> Stack:
         """A fresh stack of ``count`` pieces: unequipped, unbound, switched off, full (charges and
         loaded left unset: ITM-BAG-18/19, an item nobody has used is full and loaded)."""
-        return Stack(item=self.item, coins=self.coins, plain=self.plain, count=count)
+        return Stack(item=self.item, coins=self.coins, plain=self.plain, count=count,
+                     really=self.really)
 
 
 def is_loose(stack: Stack) -> bool:

@@ -9,6 +9,9 @@
   character who stays unencumbered (player first, then the party in order); otherwise each fills
   their room below ``encumberedAbove`` in that order, then their room below ``limit``; with a member
   who has no ``limit`` the rest goes to the first such member; whatever is left stays behind.
+
+Given the game's ``state``, an item the Game Master invented weighs its own ``carry.stat`` like a
+catalog item (ITM-PROPOSE-13, through ``items_in``); without it only catalog items are known.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from middleware.items.bag import Bag, Goods
-from middleware.items.index import ItemIndex, item_index
+from middleware.items.index import ItemIndex
+from middleware.items.lookup import items_in
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.check import view_for
 from middleware.state import Character, GameState
@@ -70,9 +74,10 @@ def bag_weight(index: ItemIndex, bag: Bag) -> float:
     return sum(piece_weight(index, Goods.of(s)) * s.count for s in bag)
 
 
-def load(ruleset: Ruleset, character: Character) -> float:
-    """ITM-BAG-14: a character's load is the weight of their bag."""
-    return bag_weight(item_index(ruleset), character.bag)
+def load(ruleset: Ruleset, character: Character, state: GameState | None = None) -> float:
+    """ITM-BAG-14: a character's load is the weight of their bag (invented items read from
+    ``state``, ITM-PROPOSE-13)."""
+    return bag_weight(items_in(ruleset, state), character.bag)
 
 
 def capacity(ruleset: Ruleset, character: Character) -> Capacity:
@@ -85,16 +90,18 @@ def capacity(ruleset: Ruleset, character: Character) -> Capacity:
     return Capacity(view.ref(carry.encumbered_above), limit)
 
 
-def encumbered(ruleset: Ruleset, character: Character) -> bool:
+def encumbered(ruleset: Ruleset, character: Character, state: GameState | None = None) -> bool:
     """Carrying more than ``encumberedAbove`` (never, without a ``carry`` block)."""
     bound = capacity(ruleset, character).encumbered_above
-    return bound is not None and load(ruleset, character) > bound + _EPSILON
+    return bound is not None and load(ruleset, character, state) > bound + _EPSILON
 
 
-def fits(ruleset: Ruleset, character: Character, extra: float) -> bool:
+def fits(ruleset: Ruleset, character: Character, extra: float,
+         state: GameState | None = None) -> bool:
     """ITM-BAG-16: ``extra`` more weight keeps the character within their ``limit``."""
     limit = capacity(ruleset, character).limit
-    return extra <= 0 or limit is None or load(ruleset, character) + extra <= limit + _EPSILON
+    return extra <= 0 or limit is None or \
+        load(ruleset, character, state) + extra <= limit + _EPSILON
 
 
 def room_for(weight: float, bound: float | None, current: float) -> int | None:
@@ -110,12 +117,12 @@ def distribute(ruleset: Ruleset, state: GameState, goods: Goods, count: int) -> 
     Pieces nobody can take are not in any share (the caller tells the GM they stay behind).
     """
     order = _carry_order(state)
-    weight = piece_weight(item_index(ruleset), goods)
+    weight = piece_weight(items_in(ruleset, state), goods)
     if not order:
         return []
     if weight <= 0:
         return [Share(order[0], count)]  # weighs nothing: changes nobody's load
-    loads = {i: load(ruleset, state.party[i]) for i in order}
+    loads = {i: load(ruleset, state.party[i], state) for i in order}
     caps = {i: capacity(ruleset, state.party[i]) for i in order}
     for i in order:
         room = room_for(weight, caps[i].encumbered_above, loads[i])

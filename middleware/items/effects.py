@@ -113,10 +113,12 @@ def held_items(ruleset: Any, character: Character, state: GameState | None = Non
     given the ``state``, the items the Game Master invented in it (ITM-PROPOSE-13)."""
     stacks = []
     for stack in character.bag:
-        found = _find(ruleset, state, stack.item) if stack.item else None
-        if found is not None:
-            stacks.append(HeldStack(found.ref, stack.nickname or found.label, found.item,
-                                    stack.count, is_worn(found.item, stack)))
+        found = _find(ruleset, state, stack.really or stack.item) if stack.item else None
+        if found is not None:  # ITM-FAKE-10: a fake does what it really does, under its shown name
+            shown = _find(ruleset, state, stack.item) if stack.really else found
+            name = stack.nickname or (shown or found).label
+            stacks.append(HeldStack(found.ref, name, found.item, stack.count,
+                                    is_worn(found.item, stack)))
     return HeldItems(tuple(stacks), _once(tuple(stacks)))
 
 

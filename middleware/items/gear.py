@@ -97,12 +97,12 @@ def _take(ruleset: Ruleset, state: GameState, index: int, kit: Kit, picks: Seque
     member = state.party[index]
     reading = pieces(kit, item_index(ruleset), picks, removed)
     weight = weight_of(ruleset, reading.pieces)
-    room = carry_room(ruleset, member)
+    room = carry_room(ruleset, member, state)
     unit = carry_unit(ruleset)
     refusal = _refusal(member, kit, reading, again, (weight, room, unit))
     if refusal is not None:
         return _refused(state, member.name, kit.label, refusal[0], refusal[1], weight, room)
-    bag, equipped = put_pieces(ruleset, member.bag, reading.pieces)
+    bag, equipped = put_pieces(ruleset, member.bag, reading.pieces, state)
     kits = member.kits if group_key(kit) in member.kits else (*member.kits, group_key(kit))
     after = state.with_character(index, member.model_copy(update={"bag": bag, "kits": kits}))
     parts = [f"{p.count} {p.label}" + (" (equipped)" if n in equipped else

@@ -227,9 +227,11 @@ def _listed(family: list[Coin], counts: Mapping[str, int]) -> Coins:
     return tuple((c, counts[c.unit.id]) for c in family if counts.get(c.unit.id))
 
 
-def pay(ruleset: Ruleset, character: Character, value: int, family: str) -> Payment | Refusal:
+def pay(ruleset: Ruleset, character: Character, value: int, family: str,
+        state: GameState | None = None) -> Payment | Refusal:
     """ITM-MONEY-09..12: pay ``value`` (in the family's smallest coin) from ``character``'s bag,
-    only with coins of ``family`` (a family id), with change.
+    only with coins of ``family`` (a family id), with change; the game's ``state`` lets the bag's
+    invented items weigh what they weigh (ITM-PROPOSE-13).
 
     Refusals: ``no-currencies``, ``unknown-coin`` (no such family), ``cannot-afford`` (the purse is
     worth less), ``too-heavy`` (SPEC §10: the change coming back does not fit under ``limit``).
@@ -249,18 +251,18 @@ def pay(ruleset: Ruleset, character: Character, value: int, family: str) -> Paym
                        f"{small.name_for(value)}: {found.label} worth {have} "
                        f"{small.name_for(have)}.")
     paid, back = made
-    return _settle(ruleset, character, found, value, paid, back)
+    return _settle(ruleset, character, found, value, paid, back, state)
 
 
 def _settle(ruleset: Ruleset, character: Character, family: Currency, value: int, paid: Coins,
-            back: Coins) -> Payment | Refusal:
+            back: Coins, state: GameState | None = None) -> Payment | Refusal:
     """The bag after ``paid`` leaves and ``back`` comes in; refused when the change is too heavy."""
     bag = character.bag
     for coin, count in paid:
         bag, _ = take(bag, Goods(coins=coin.unit.id), count)
     change = tuple(Goods(coins=coin.unit.id).stack(count) for coin, count in back)
     lighter = character.model_copy(update={"bag": bag})
-    if not fits(ruleset, lighter, bag_weight(item_index(ruleset), change)):
+    if not fits(ruleset, lighter, bag_weight(item_index(ruleset), change), state):
         return Refusal("too-heavy", f"{character.name} cannot carry the change "
                        f"({coins_text(back)}): past their limit.")
     for coin, count in back:

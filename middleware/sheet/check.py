@@ -119,7 +119,7 @@ def pool_value(ruleset: RulesetLike, state: GameState, roller: Roller,
     row pools) answer. A stranger has no pools."""
     if roller.stranger:
         return None
-    view = view_for(ruleset, current(state, roller))
+    view = view_for(ruleset, current(state, roller), state=state)
     pools = view.live.pools()
     if pool_name in pools:
         return pool_name, pools[pool_name][0]
@@ -131,12 +131,14 @@ def pool_value(ruleset: RulesetLike, state: GameState, roller: Roller,
     return (rows[0].key, pools[rows[0].key][0]) if len(rows) == 1 else None
 
 
-def spend_pool(ruleset: RulesetLike, character: Character, key: str, n: int) -> Character | None:
+def spend_pool(ruleset: RulesetLike, character: Character, key: str, n: int,
+               state: GameState | None = None) -> Character | None:
     """SHEET-LIVE-06: value - n, or None (``insufficient``) when less than n is left.
 
-    The stored entry is dropped when the value returns to its default (SHEET-STORE-02).
+    The stored entry is dropped when the value returns to its default (SHEET-STORE-02); the
+    game's ``state`` lets a maximum read invented items (ITM-PROPOSE-13).
     """
-    view = view_for(ruleset, character)
+    view = view_for(ruleset, character, state=state)
     pools = view.live.pools()
     if key not in pools or n < 0 or pools[key][0] < n:
         return None

@@ -23,7 +23,7 @@ from middleware.rules.ruleset import Ruleset
 from middleware.sheet.check import view_for
 from middleware.sheet.evaluate import SheetView
 from middleware.sheet.numbers import round_by
-from middleware.state import Character, Live, PoolValue, Wounds, normalize_name
+from middleware.state import Character, GameState, Live, PoolValue, Wounds, normalize_name
 
 Said = list[str]
 Step = Callable[[Ruleset, Character, RestoreStep], tuple[Character, Said]]
@@ -199,10 +199,12 @@ def _clear(ruleset: Ruleset, character: Character,
 # --- live-state writes (SHEET-LIVE-06, SHEET-WND-10, SHEET-STORE-02) --------------------------
 
 
-def set_pool(ruleset: Ruleset, character: Character, key: str, value: int) -> Character:
+def set_pool(ruleset: Ruleset, character: Character, key: str, value: int,
+             state: GameState | None = None) -> Character:
     """A pool set to ``value`` (held to 0..max); back at its start the entry is dropped and the
-    pool follows its maximum again. The temporary buffer is kept (SHEET-REST-01)."""
-    view = view_for(ruleset, character)
+    pool follows its maximum again. The temporary buffer is kept (SHEET-REST-01). ``state`` lets
+    a maximum read the game's invented items (ITM-PROPOSE-13)."""
+    view = view_for(ruleset, character, state=state)
     pools = view.live.pools()
     if key not in pools:
         return character
@@ -218,9 +220,10 @@ def set_pool(ruleset: Ruleset, character: Character, key: str, value: int) -> Ch
     return _with_live(character, pools=stored)
 
 
-def set_track(ruleset: Ruleset, character: Character, track_id: str, value: int) -> Character:
+def set_track(ruleset: Ruleset, character: Character, track_id: str, value: int,
+              state: GameState | None = None) -> Character:
     """A plain track set to ``value`` (held to its range); at its default the entry is dropped."""
-    view = view_for(ruleset, character)
+    view = view_for(ruleset, character, state=state)
     track = view.ix.tracks.get(track_id)
     if track is None or track.wound:
         return character

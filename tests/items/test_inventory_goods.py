@@ -219,8 +219,8 @@ REFUSALS = [
     ('[inventory: give item="Grave spade" to="Bram the Quiet"]', "same-character"),
     ('[inventory: give item="Grave spade" to="Nobody"]', "unknown-character"),
     ('[inventory: add who="Juno"]', "no-item"),
-    ('[inventory: action="buy" item="Grave spade"]', "unsupported"),
-    ('[inventory: reveal item="Grave spade"]', "unsupported"),
+    ('[inventory: action="buy" item="Grave spade"]', "no-place"),
+    ('[inventory: reveal item="Grave spade"]', "not-fake"),
     ('[inventory: action="add" item=="Rope"]', "unreadable"),
 ]
 

@@ -93,7 +93,7 @@ def _pay(roll: Roll, entry: Entry, character: Character,
     due = [(c["pool"], c["amount"] * purchases) for c in _costs(entry)]
     due += [(key, 1) for key in _counters(ruleset, character, entry.mark)]
     for key, amount in due:
-        after = spend_pool(ruleset, character, key, amount)
+        after = spend_pool(ruleset, character, key, amount, roll.state)
         if after is None:
             return None
         character = after

@@ -86,7 +86,7 @@ def roll_with_overrides(kind: Kind, roll: Roll) -> Rolled:
     ruleset = roll.ctx.ruleset
     if not ruleset.resolution.overrides:
         return kind(roll)
-    view = view_for(ruleset, current(roll.state, roll.roller))
+    view = view_for(ruleset, current(roll.state, roll.roller), state=roll.state)
     index = applying_override(ruleset.resolution.overrides, roll.sheet, roll.ask, view)
     if index is None:
         return kind(roll)

@@ -74,7 +74,7 @@ def pick_target(roll: Roll, res: DicePool, rung_target: int | None,
         note = f"threshold {asked} clamped." if not spec.min <= asked <= spec.max else None
     own = current(roll.state, roll.roller)
     if spec.from_ is not None and own is not None:
-        target = math.floor(view_for(roll.ctx.ruleset, own).ref(spec.from_))
+        target = math.floor(view_for(roll.ctx.ruleset, own, state=roll.state).ref(spec.from_))
     if bought.threshold is not None:
         target = bought.threshold
     target = _clamp(target, spec.min, spec.max)

@@ -96,14 +96,15 @@ def per_check(roll: Roll, rule: SpendEntry) -> int:
     character = current(roll.state, roll.roller)
     if character is None:
         return 0
-    return _held(math.floor(view_for(roll.ctx.ruleset, character).ref(limit)))
+    return _held(math.floor(view_for(roll.ctx.ruleset, character, state=roll.state).ref(limit)))
 
 
 def _pay(roll: Roll, rule: SpendEntry, purchases: int, offer: Offer) -> Bought:
     """CHK-SPEND-13: all or nothing; the roll is unchanged when the pool cannot cover it."""
     cost = purchases * rule.amount
     character = current(roll.state, roll.roller)
-    paid = spend_pool(roll.ctx.ruleset, character, rule.pool, cost) if character else None
+    paid = spend_pool(roll.ctx.ruleset, character, rule.pool, cost, roll.state) \
+        if character else None
     if paid is None:
         return Bought(note=f"Not enough {offer.pool} for {cost}: nothing spent.",
                       reason="insufficient")

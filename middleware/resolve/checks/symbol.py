@@ -110,7 +110,7 @@ def sheet_numbers(roll: Roll) -> tuple[int, int, int]:
     extra = sheet.adjust + sheet.penalty + sum(m.flat for m in sheet.modifiers)
     if roll.roller.stranger or sheet.ability is None:
         return 0, 0, extra + sheet.number
-    view = view_for(roll.ctx.ruleset, current(roll.state, roll.roller))
+    view = view_for(roll.ctx.ruleset, current(roll.state, roll.roller), state=roll.state)
     ability = whole(view.modifier(sheet.ability))
     rank = 0
     if sheet.target in ("skill", "save") and sheet.id:

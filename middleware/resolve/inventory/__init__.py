@@ -23,6 +23,7 @@ from middleware.records import clean_value
 from middleware.resolve import Context, Resolution
 from middleware.resolve.inventory.buy import buy
 from middleware.resolve.inventory.goods import add, give, remove
+from middleware.resolve.inventory.inspect import after_change, inspect, reveal
 from middleware.resolve.inventory.money import earn, pay
 from middleware.resolve.inventory.read import ITEMLESS_ACTIONS, ItemAsk, Request, read_request
 from middleware.resolve.inventory.record import InventoryRecord, combined, refused
@@ -51,7 +52,7 @@ ACTIONS: dict[str, Action] = {
     "equip": equip, "unequip": unequip, "bind": bind, "unbind": unbind,
     "use": use,  # ITM-USE (issue 4 part I4)
     "pay": pay, "earn": earn, "buy": buy, "sell": sell,  # ITM-MARKET, ITM-DAY (issue 5 J4)
-    "inspect": unsupported, "reveal": unsupported,
+    "inspect": inspect, "reveal": reveal,  # ITM-FAKE (issue 5 part J5)
 }
 """The action word -> its resolver (STYLE habit 5)."""
 
@@ -69,7 +70,7 @@ def resolve_inventory(tag: Tag, state: GameState, ctx: Context) -> Resolution:
             who=tag.get("who"), source=tag.raw))
     parts: list[InventoryRecord] = []
     for ask in request.asks:
-        done = action(ask, state, ctx)
+        done = after_change(action(ask, state, ctx), ctx)  # ITM-FAKE-11: the sheet may tell
         state = done.state
         record = done.record
         if not isinstance(record, InventoryRecord):  # an action of another part: keep its record

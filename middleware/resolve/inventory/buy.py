@@ -13,7 +13,9 @@ Refusals change nothing and are checked in the page's order (Ambiguity 4): ``unk
 
 Where it comes from: without ``seller=`` the first local seller (file order) whose regular wares
 hold the item, then the first whose stock today does (never a fake, ITM-FAKE-06); with ``seller=``
-only that seller. Regular wares of a ``limited`` item count against the place's pieces today;
+only that seller, whose stock may hand over a fake shown as what it passes for (ITM-FAKE-05/06;
+``fake_for``), unless another party member notices first (``notice_before_buy``, ITM-FAKE-25..27:
+refused ``held``, nothing paid). Regular wares of a ``limited`` item count against the place's pieces today;
 stock counts against the seller's drawn quantity (ITM-DAY-04..07).
 """
 
@@ -26,7 +28,9 @@ from middleware.items.carry import fits, piece_weight
 from middleware.items.lookup import find_item
 from middleware.items.money import Payment, Refusal, pay, purse_line
 from middleware.market.day import pricing_place, size_rank, today, with_today
+from middleware.market.fakes import fake_for
 from middleware.market.index import Listing, MarketIndex, market_index
+from middleware.market.notice import notice_before_buy
 from middleware.market.prices import Price, price
 from middleware.market.sellers import found_in, serves
 from middleware.market.stock import Ware, todays_stock
@@ -209,12 +213,16 @@ def settle(deal: Deal, offer: Offer, state: GameState, ctx: Context) -> Resoluti
     assert listing.value is not None and listing.coin is not None
     cost = price(listing.value, listing.coin, deal.market.family(listing.coin.family.id),
                  deal.level.times, deal.count)
+    held_back = notice_before_buy(state, ctx, deal.buyer.index, offer.seller, offer.ware,
+                                  deal.place)
+    if held_back is not None:  # ITM-FAKE-25..27: a party member spoke up; nothing is paid
+        return held_back
     character = deal.buyer.character
     payment = pay(ctx.ruleset, character, cost.value, cost.family) if cost.value else None
     if isinstance(payment, Refusal):
         return Resolution(state, _unpaid(deal, cost, payment, ctx))
     paid = character.model_copy(update={"bag": payment.bag}) if payment else character
-    goods = Goods(item=offer.ware.ref if offer.ware else listing.found.ref)
+    goods = fake_for(offer.ware, offer.seller) if offer.ware else Goods(item=listing.found.ref)
     if not listing.found.is_service:
         weight = piece_weight(deal.market.items, goods) * deal.count
         if not fits(ctx.ruleset, paid, weight):

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from middleware.items.bag import Bag, Goods
 from middleware.items.index import STANDARD_STACK, ItemIndex, RulesetItem, name_key
-from middleware.items.lookup import as_ruleset_item, find_invented
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState
 
@@ -52,9 +51,7 @@ def holder(state: GameState, who: str | None) -> Member | None:
 def named_goods(index: ItemIndex, name: str, state: GameState | None = None) -> Named | None:
     """ITM-BAG-03/04: the ruleset item the name is (first listed wins), else an item invented in
     this game (ITM-PROPOSE-13), else the coin it is."""
-    found = index.find(name)
-    if found is None and state is not None and (invented := find_invented(state, name)):
-        found = as_ruleset_item(invented)
+    found = seen(index, state).find(name)
     if found is not None:
         return Named(Goods(item=found.ref), found.label, found.stack_limit, found)
     coin = index.coin(name)
@@ -70,6 +67,9 @@ def held_goods(index: ItemIndex, bag: Bag, name: str,
     known = named_goods(index, name, state)
     if known is not None and any(known.goods.matches(s) for s in bag):
         return known
+    fake = next((s for s in bag if known and s.really and s.item == known.goods.item), None)
+    if fake is not None:  # ITM-FAKE-07: a fake answers to the name it passes under
+        return named_of(index, Goods.of(fake), state)
     key = name_key(name)
     for stack in bag:
         if key in (name_key(stack.plain or ""), name_key(stack.nickname or "")):
@@ -80,9 +80,7 @@ def held_goods(index: ItemIndex, bag: Bag, name: str,
 def named_of(index: ItemIndex, goods: Goods, state: GameState | None = None) -> Named:
     """The ``Named`` form of goods already in a bag (an invented item by its stored ref)."""
     if goods.item is not None:
-        found = index.by_ref(goods.item)
-        if found is None and state is not None and (invented := find_invented(state, goods.item)):
-            found = as_ruleset_item(invented)
+        found = seen(index, state).by_ref(goods.item)
         if found is not None:
             return Named(goods, found.label, found.stack_limit, found)
         return Named(goods, goods.item)
@@ -90,6 +88,11 @@ def named_of(index: ItemIndex, goods: Goods, state: GameState | None = None) -> 
         coin = index.coin(goods.coins)
         return Named(goods, coin.unit.label if coin else goods.coins)
     return Named(goods, goods.plain or "")
+
+
+def seen(index: ItemIndex, state: GameState | None) -> ItemIndex:
+    """ITM-PROPOSE-13: ``index`` with the game's invented items (as it is without a state)."""
+    return index.with_invented(state.invented) if state is not None else index
 
 
 def anyone_holds(state: GameState, index: ItemIndex, name: str) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from middleware.items.bag import Goods, held, put, take, takeable
 from middleware.items.carry import distribute, encumbered, fits, piece_weight
-from middleware.items.index import item_index
+from middleware.items.lookup import items_in
 from middleware.items.propose import propose
 from middleware.records import clean_value
 from middleware.resolve import Context, Resolution
@@ -108,8 +108,8 @@ def give(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     if isinstance(found, InventoryRecord):
         return Resolution(state, found)
     bag, taken = take(giver.character.bag, found.goods, _wanted(ask, giver, found), is_cursed(found))
-    weight = piece_weight(item_index(ctx.ruleset), found.goods) * taken
-    if not fits(ctx.ruleset, receiver.character, weight):
+    weight = piece_weight(items_in(ctx.ruleset, state), found.goods) * taken
+    if not fits(ctx.ruleset, receiver.character, weight, state):
         return Resolution(state, _too_heavy(ask, found.label, giver.name, receiver.name))
     state = state.with_character(giver.index, giver.character.model_copy(update={"bag": bag}))
     got = put(receiver.character.bag, found.goods, taken, found.limit)
@@ -134,7 +134,7 @@ class _ToAdd:
 def _what_to_add(ask: ItemAsk, state: GameState, ctx: Context) -> _ToAdd | InventoryRecord:
     """ITM-BAG-03/09, ITM-PROPOSE-11: a ruleset item or coin first, then an invention, then a
     plain item unless ``native`` is off (ITM-BAG-07: more of something held is still allowed)."""
-    index = item_index(ctx.ruleset)
+    index = items_in(ctx.ruleset, state)
     known = named_goods(index, ask.item, state)
     if known is not None and known.found is not None and known.found.is_service:
         return refused(ask.action, "service", f"{known.label} is a service: it is bought, never "
@@ -159,8 +159,8 @@ def _what_to_add(ask: ItemAsk, state: GameState, ctx: Context) -> _ToAdd | Inven
 def _add_to(ask: ItemAsk, state: GameState, ctx: Context, member: Member, named: Named,
             count: int, note: str | None) -> Resolution:
     """An add to a named bag: all of it, or nothing past the holder's ``limit`` (SPEC §10)."""
-    weight = piece_weight(item_index(ctx.ruleset), named.goods) * count
-    if not fits(ctx.ruleset, member.character, weight):
+    weight = piece_weight(items_in(ctx.ruleset, state), named.goods) * count
+    if not fits(ctx.ruleset, member.character, weight, state):
         return Resolution(state, _too_heavy(ask, named.label, member.name, None))
     bag = put(member.character.bag, named.goods, count, named.limit)
     character = member.character.model_copy(update={"bag": bag})
@@ -199,7 +199,7 @@ def held_named(ask: ItemAsk, state: GameState, ctx: Context,
                member: Member) -> Named | InventoryRecord:
     """What ``item=`` means in the member's bag: ``not-held`` or ``unknown-item`` otherwise;
     ``cursed`` for a remove or give when every piece held is bound and cursed (ITM-BAG-13)."""
-    index = item_index(ctx.ruleset)
+    index = items_in(ctx.ruleset, state)
     found = held_goods(index, member.character.bag, ask.item, state)
     if found is not None:
         if held(member.character.bag, found.goods, lambda s: takeable(s, is_cursed(found))) == 0 \
@@ -272,7 +272,7 @@ def _short(ask: ItemAsk, taken: int) -> list[str]:
 def _burdened(ctx: Context, state: GameState, index: int, before: Character) -> list[str]:
     """ITM-BAG-14: the GM is told when a bag just became encumbering."""
     after = state.party[index]
-    if encumbered(ctx.ruleset, after) and not encumbered(ctx.ruleset, before):
+    if encumbered(ctx.ruleset, after, state) and not encumbered(ctx.ruleset, before, state):
         return [f"{after.name} is now encumbered."]
     return []
 

@@ -42,7 +42,7 @@ def pay(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     member = holder(state, ask.who)
     if member is None:
         return Resolution(state, unknown_character(ask, ask.who))
-    payment = pay_from(ctx.ruleset, member.character, amount.value, amount.family.id)
+    payment = pay_from(ctx.ruleset, member.character, amount.value, amount.family.id, state)
     if isinstance(payment, Refusal) and payment.reason == "cannot-afford":
         payment = Refusal(payment.reason, f"{member.name} cannot afford {amount.text}: "
                           f"{purse_line(ctx.ruleset, member.character.bag)}.")
@@ -71,7 +71,7 @@ def earn(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     if member is None:
         return Resolution(state, unknown_character(ask, ask.who))
     weight = piece_weight(item_index(ctx.ruleset), _goods(amount)) * amount.count
-    if not fits(ctx.ruleset, member.character, weight):
+    if not fits(ctx.ruleset, member.character, weight, state):
         line = f"{member.name} cannot carry {amount.text}: past their limit."
         return Resolution(state, _refused(ask, Refusal("too-heavy", line), amount, member.name))
     return _earn_into(ask, state, ctx, member, amount, amount.count)

@@ -26,6 +26,7 @@ from middleware.items.index import STANDARD_STACK, RulesetItem
 from middleware.items.lookup import find_item
 from middleware.items.money import Coins, coins_text
 from middleware.market.day import pricing_place, size_of, size_rank, today, with_today
+from middleware.market.fakes import honest_sale
 from middleware.market.index import Listing, MarketIndex, market_index
 from middleware.market.prices import amount_text, buy_back, in_coins, scaled, stated_in
 from middleware.market.sellers import found_in
@@ -50,6 +51,8 @@ class Sale:
     goods: Goods
     buyer: Seller | None
     each: int
+    seen: str | None = None
+    """ITM-FAKE-09: what an honest buyer said about a fake, when it was one."""
 
 
 def sell(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
@@ -87,12 +90,31 @@ def read_sale(ask: ItemAsk, state: GameState, ctx: Context) -> Sale | InventoryR
     if isinstance(buyer, InventoryRecord):
         return buyer
     assert listing is not None and market.market.buy_back is not None
+    seen = _seen_through(ctx, member, goods, buyer, market)
+    listing = seen[0] if seen else listing
     if listing.value is None:
-        return _refuse(ask, member, "not-for-sale", f"{listing.found.label} has no price: "
-                       "nobody pays for it.", item=listing.found.label)
+        why = seen[1] if seen else f"{listing.found.label} has no price: nobody pays for it."
+        return _refuse(ask, member, "not-for-sale", why, item=_shown(market, goods, listing))
     default = scaled(listing.value, market.market.default_level.times)
     each = buy_back(default, market.market.buy_back)
-    return Sale(ask, member, market, place, listing, goods, buyer, each)
+    return Sale(ask, member, market, place, listing, goods, buyer, each, seen[1] if seen else None)
+
+
+def _seen_through(ctx: Context, member: Member, goods: Goods, buyer: Seller | None,
+                  market: MarketIndex) -> tuple[Listing, str] | None:
+    """ITM-FAKE-09 / Ambiguity 14: an honest buyer sees a fake for what it is and prices its own
+    cost (``buyBack`` applies as to any sale); a dishonest one takes it for what it seems."""
+    if goods.really is None:
+        return None
+    stack = next(s for s in member.character.bag if goods.matches(s))
+    sale = honest_sale(ctx.ruleset, stack, buyer)
+    return (market.listing(sale.real), sale.line) if sale is not None else None
+
+
+def _shown(market: MarketIndex, goods: Goods, listing: Listing) -> str:
+    """The name the bag shows the goods under (a fake's is the item it passes for)."""
+    found = market.items.by_ref(goods.item or "")
+    return found.label if found is not None else listing.found.label
 
 
 def _what(ask: ItemAsk, member: Member, state: GameState,
@@ -101,8 +123,8 @@ def _what(ask: ItemAsk, member: Member, state: GameState,
     item, ITM-BAG-01), else the ruleset item or coin, else an item invented in this game."""
     market = market_index(ctx.ruleset)
     assert market is not None
-    named: Named | None = held_goods(market.items, member.character.bag, ask.item) \
-        or named_goods(market.items, ask.item)
+    named: Named | None = held_goods(market.items, member.character.bag, ask.item, state) \
+        or named_goods(market.items, ask.item, state)
     if named is not None:
         ref = named.goods.item
         return named.goods, find_item(ctx.ruleset, state, ref) if ref else None
@@ -158,13 +180,9 @@ def _settle(sale: Sale, count: int, state: GameState, ctx: Context) -> Resolutio
     """ITM-DAY-09/10: within the purse, the pieces out and the coins in; both or neither."""
     total = sale.each * count
     family = sale.listing.coin.family.id if sale.listing.coin else ""
-    spent = _purse_left(sale, state, ctx, family)
-    if spent is not None and total > spent:
-        return Resolution(state, _refuse(
-            sale.ask, sale.member, "purse-spent", f"The sellers here have only "
-            f"{_stated(sale, spent)} left to pay out today; "
-            f"{count} {sale.listing.found.label} would fetch "
-            f"{_stated(sale, total)}.", item=sale.listing.found.label))
+    left = _purse_left(sale, state, ctx, family)
+    if left is not None and total > left:
+        return Resolution(state, _purse_spent(sale, count, total, left))
     cursed = bool(sale.listing.found.item.binds and sale.listing.found.item.binds.cursed)
     bag, _ = take(sale.member.character.bag, sale.goods, count, cursed)
     coins = in_coins(total, sale.market.family(family))
@@ -195,6 +213,14 @@ def _purse_left(sale: Sale, state: GameState, ctx: Context, family: str) -> int 
     return max(0, purse.amount * coin.worth - today(state, sale.place).paid.get(family, 0))
 
 
+def _purse_spent(sale: Sale, count: int, total: int, left: int) -> InventoryRecord:
+    """ITM-DAY-09/11, Ambiguity 13: the sale is more than today's purse has left; none of it."""
+    label = sale.listing.found.label
+    return _refuse(sale.ask, sale.member, "purse-spent", f"The sellers here have only "
+                   f"{_stated(sale, left)} left to pay out today; {count} {label} would fetch "
+                   f"{_stated(sale, total)}.", item=label)
+
+
 def _stated(sale: Sale, value: int) -> str:
     """ITM-MARKET-04 applied to a sale: the cost's coin if exact, else the largest exact one."""
     assert sale.listing.coin is not None
@@ -204,10 +230,11 @@ def _stated(sale: Sale, value: int) -> str:
 
 def _sold(sale: Sale, count: int, total: int, coins: Coins, now: int) -> InventoryRecord:
     """ITM-DAY-12: the amount received as ``price``; the coins paid in as ``received``."""
-    label = sale.listing.found.label
+    label = _shown(sale.market, sale.goods, sale.listing)
     short = [f"Only {count} held: {count} sold."] if not sale.ask.every and \
         (sale.ask.count or 1) > count else []
-    note = " ".join([*sale.ask.notes, *short, f"Received {coins_text(coins)}."])
+    seen = [sale.seen] if sale.seen else []
+    note = " ".join([*sale.ask.notes, *short, *seen, f"Received {coins_text(coins)}."])
     to = f" to the {sale.buyer.label}" if sale.buyer else ""
     line = f"{sale.member.name} sells {count} {label}{to} for {_stated(sale, total)}. {note}"
     return InventoryRecord(

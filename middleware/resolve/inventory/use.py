@@ -32,6 +32,7 @@ from middleware.items.effects import is_worn
 from middleware.items.index import RulesetItem
 from middleware.items.lookup import find_item
 from middleware.items.words import words_of
+from middleware.market.fakes import with_lines
 from middleware.resolve import Context, Resolution
 from middleware.resolve.checks import KINDS
 from middleware.resolve.checks.kind import Roll
@@ -39,6 +40,7 @@ from middleware.resolve.checks.overrides import roll_with_overrides
 from middleware.resolve.checks.record import Ask
 from middleware.resolve.inventory.find import Member, holder
 from middleware.resolve.inventory.goods import held_named, unknown_character
+from middleware.resolve.inventory.inspect import unmask_for_use
 from middleware.resolve.inventory.read import ItemAsk
 from middleware.resolve.inventory.record import InventoryRecord, refused
 from middleware.rules.item_entry import Gate, Item, StatRef
@@ -73,6 +75,9 @@ def use(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     member = holder(state, ask.who)
     if member is None:
         return Resolution(state, unknown_character(ask, ask.who))
+    unmasked = unmask_for_use(ask, state, ctx, member)  # ITM-USE-25 / ITM-FAKE-09
+    if unmasked is not None:
+        return with_lines(use(unmasked[1], unmasked[0], ctx), [unmasked[2]])
     found = find_item(ctx.ruleset, state, ask.item)
     stacks = [i for i, s in enumerate(member.character.bag) if found and s.item == found.ref]
     if found is None or not stacks:
@@ -242,7 +247,7 @@ def _heal(using: Using) -> tuple[Using, list[str]]:
     amount = charges.roll_amount(use.amount, using.ctx.dice)
     after = min(before + amount, top)
     write = set_pool if health[0] == "pool" else set_track
-    using = _with(using, write(ruleset, character, health[1], after))
+    using = _with(using, write(ruleset, character, health[1], after, using.state))
     healed = f"heals {amount}" if after - before == amount else \
         f"heals {max(after - before, 0)} of {amount}"
     return using, [f"{healed} ({_label(using, health)} {after}/{top})"]
@@ -250,9 +255,9 @@ def _heal(using: Using) -> tuple[Using, list[str]]:
 
 def _heal_mark(using: Using, track_id: str) -> tuple[Using, list[str]]:
     """SHEET-WND-10/11: one mark (overflow first) off the wound track."""
-    before = view_for(using.ctx.ruleset, using.character).live.wound(track_id)
+    before = view_for(using.ctx.ruleset, using.character, state=using.state).live.wound(track_id)
     using = _with(using, heal_wound(using.ctx.ruleset, using.character, track_id, 1))
-    after = view_for(using.ctx.ruleset, using.character).live.wound(track_id)
+    after = view_for(using.ctx.ruleset, using.character, state=using.state).live.wound(track_id)
     assert before is not None and after is not None
     cleared = (before.filled + before.overflow) - (after.filled + after.overflow)
     label = _label(using, ("track", track_id))
@@ -262,7 +267,7 @@ def _heal_mark(using: Using, track_id: str) -> tuple[Using, list[str]]:
 
 def _reading(using: Using, health: tuple[str, str]) -> tuple[int, int]:
     """(value, max) of the health pool or plain track; (0, 0) when the character has none."""
-    view = view_for(using.ctx.ruleset, using.character)
+    view = view_for(using.ctx.ruleset, using.character, state=using.state)
     if health[0] == "pool":
         return view.live.pools().get(health[1], (0, 0))
     track = view.ix.tracks.get(health[1])
@@ -280,7 +285,7 @@ def _temporary(using: Using) -> tuple[Using, list[str]]:
     health = _health(using)
     pool = using.ctx.ruleset.sheet.by_id.pools.get(health[1]) if health and \
         health[0] == "pool" else None
-    pools = view_for(using.ctx.ruleset, using.character).live.pools()
+    pools = view_for(using.ctx.ruleset, using.character, state=using.state).live.pools()
     if pool is None or not pool.allow_temp or pool.id not in pools:
         return using, ["no temporary points (the health pool takes none)"]
     amount = charges.roll_amount(use.temporary, using.ctx.dice)
@@ -301,13 +306,13 @@ def _restore(using: Using) -> tuple[Using, list[str]]:
         return using, []
     ruleset, key = using.ctx.ruleset, use.restore.pool
     label = words_of(ruleset).say("pools", key)
-    pools = view_for(ruleset, using.character).live.pools()
+    pools = view_for(ruleset, using.character, state=using.state).live.pools()
     if key not in pools:
         return using, [f"gets back no {label} (has no such pool)"]
     amount = charges.roll_amount(use.restore.amount, using.ctx.dice)
     before, top = pools[key]
     after = min(before + amount, top)
-    using = _with(using, set_pool(ruleset, using.character, key, after))
+    using = _with(using, set_pool(ruleset, using.character, key, after, using.state))
     got = f"{amount}" if after - before == amount else f"{after - before} of {amount}"
     return using, [f"gets back {got} {label} ({label} {after}/{top})"]
 

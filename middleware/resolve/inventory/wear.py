@@ -19,7 +19,8 @@ import math
 from collections.abc import Callable
 
 from middleware.items.bag import Bag, Goods, held, is_loose, merge_back, split_off
-from middleware.items.index import item_index
+from middleware.items.lookup import items_in
+from middleware.market.fakes import reveal_bound, with_lines
 from middleware.resolve import Context, Resolution
 from middleware.resolve.inventory.find import Member, Named, holder
 from middleware.resolve.inventory.goods import done, held_named, is_cursed, unknown_character
@@ -42,7 +43,7 @@ def equip(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     if index is None:
         return _unchanged(ask, state, member, named, f"{named.label} is already equipped.")
     count = min(ask.count or 1, bag[index].count)
-    full = _full_slots(ctx, bag, named, count)
+    full = _full_slots(ctx, bag, named, count, state)
     if full:
         return Resolution(state, refused(ask.action, "slots-full", f"{member.name} has no free "
                                          f"{full} for {named.label}.", item=named.label,
@@ -85,7 +86,9 @@ def bind(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
         return Resolution(state, refused(ask.action, "binding-full", f"{member.name} has {bound} "
                                          f"of {most} bound already.", item=named.label,
                                          who=member.name))
-    return _changed(ask, state, member, named, split_off(bag, index, count, bound=True), count)
+    tied = _changed(ask, state, member, named, split_off(bag, index, count, bound=True), count)
+    revealed, lines = reveal_bound(ctx.ruleset, tied.state, member.index)  # ITM-FAKE-09
+    return with_lines(Resolution(revealed, tied.record), lines)
 
 
 def unbind(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
@@ -113,9 +116,10 @@ def binding_max(ctx: Context, member: Member) -> int:
     return max(0, math.floor(view_for(ctx.ruleset, member.character).static.ref(block.binding.max)))
 
 
-def occupied(ctx: Context, bag: Bag) -> dict[str, int]:
-    """ITM-BAG-10/17: how many of each slot the equipped stacks take."""
-    index = item_index(ctx.ruleset)
+def occupied(ctx: Context, bag: Bag, state: GameState | None = None) -> dict[str, int]:
+    """ITM-BAG-10/17: how many of each slot the equipped stacks take (invented items too, given
+    the game's ``state``: ITM-PROPOSE-13)."""
+    index = items_in(ctx.ruleset, state)
     taken: dict[str, int] = {}
     for stack in bag:
         found = index.by_ref(stack.item) if stack.equipped and stack.item else None
@@ -124,11 +128,12 @@ def occupied(ctx: Context, bag: Bag) -> dict[str, int]:
     return taken
 
 
-def _full_slots(ctx: Context, bag: Bag, named: Named, count: int) -> str | None:
+def _full_slots(ctx: Context, bag: Bag, named: Named, count: int,
+                state: GameState) -> str | None:
     """The label of the first slot ``count`` more pieces would overfill, else None."""
     block = ctx.ruleset.items
     assert block is not None and named.found is not None
-    taken = occupied(ctx, bag)
+    taken = occupied(ctx, bag, state)
     for slot in block.slots:
         need = named.found.item.slots.get(slot.id, 0) * count
         if need and taken.get(slot.id, 0) + need > slot.count:

@@ -44,7 +44,8 @@ def deliver(state: GameState, ctx: Context, goods: Goods, count: int,
         return Delivered(state, (_refused_add(named, "service", line, member),), count)
     if member is None:
         return _to_shared(state, ctx, named, count)
-    return _to_member(state, ctx, named, count, member)
+    fresh = Member(member.index, state.party[member.index])  # as earlier drops left the bag
+    return _to_member(state, ctx, named, count, fresh)
 
 
 def _to_member(state: GameState, ctx: Context, named: Named, count: int,

@@ -1,0 +1,37 @@
+"""Issue 2 performance, the parse front alone: ``parse(text)`` of the 4 KB reply with 5 tags, side
+by side with the bare "regex find + Lark LALR parse of each tag body" baseline in the same run.
+
+Goal: parse about the baseline (≤ 300 µs against a 240 µs baseline), so that resolving and
+storing still fit the whole pipeline's ≤ 3×. Run with
+``.venv/bin/python -m pytest tests/benchmarks/test_parse_bench.py --benchmark-only -p no:cacheprovider``.
+No time is asserted; each case checks it did the work it is timed for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from lark import Lark
+
+from middleware.parse import parse
+from middleware.segments import Tag
+from tests.benchmarks.test_pipeline_bench import BASELINE_GRAMMAR, FIND, baseline, four_kb_reply
+
+
+@pytest.mark.benchmark(group="parse-4kb-5-tags")
+def test_baseline_regex_and_lalr(benchmark: Any) -> None:
+    parser = Lark(BASELINE_GRAMMAR, parser="lalr")
+    text = four_kb_reply()
+    assert 5 == sum(1 for _ in FIND.finditer(text))
+    assert 13 == benchmark(baseline, parser, text)
+
+
+@pytest.mark.benchmark(group="parse-4kb-5-tags")
+def test_parse_front(benchmark: Any) -> None:
+    text = four_kb_reply()
+    segments = benchmark(parse, text)
+    tags = [s for s in segments if isinstance(s, Tag)]
+    assert [{"skill": "Scrap", "dc": "8"}, {"skill": "Sneak", "difficulty": "Hard", "who": "Ada"},
+            {"skill": "Sway", "dc": "10", "with": "Wits"}, {"skill": "Tinker", "dc": "6"},
+            {"skill": "Scrap", "dc": "12", "who": "Juno"}] == [t.attrs for t in tags]
