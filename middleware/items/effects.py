@@ -115,7 +115,7 @@ def held_items(ruleset: Any, character: Character, state: GameState | None = Non
     for stack in character.bag:
         found = _find(ruleset, state, stack.really or stack.item) if stack.item else None
         if found is not None:  # ITM-FAKE-10: a fake does what it really does, under its shown name
-            shown = _find(ruleset, state, stack.item) if stack.really else found
+            shown = _find(ruleset, state, stack.item) if stack.really and stack.item else found
             name = stack.nickname or (shown or found).label
             stacks.append(HeldStack(found.ref, name, found.item, stack.count,
                                     is_worn(found.item, stack)))
