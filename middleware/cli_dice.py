@@ -36,7 +36,7 @@ AsJson = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.
 @app.command("odds")
 def odds_command(
     ruleset: RulesetArg,
-    check: Annotated[str, typer.Option(help='The tag, e.g. \'[skill_check: skill="Ward" dc="2"]\'.')],
+    check: Annotated[str, typer.Option(help='The tag, e.g. \\[skill_check: skill="Ward" dc="2"].')],
     party: Annotated[Path | None, typer.Option(
         exists=True, dir_okay=False, help="Party entries as in a transcript (SHEET-TRN).")] = None,
     who: Annotated[str | None, typer.Option(help="Who rolls (default: the tag's who=, else "
