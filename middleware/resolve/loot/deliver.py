@@ -51,7 +51,7 @@ def deliver(state: GameState, ctx: Context, goods: Goods, count: int,
 def _to_member(state: GameState, ctx: Context, named: Named, count: int,
                member: Member) -> Delivered:
     """ITM-LOOT-12: all of it into one bag, never past the holder's ``limit``."""
-    fitting = _room(ctx, member, named.goods)
+    fitting = _room(ctx, member, named.goods, state)
     taken = count if fitting is None else min(count, fitting)
     if taken <= 0:
         line = f"{member.name} cannot carry {named.label}: past their limit; it stays where it is."
@@ -74,11 +74,12 @@ def _to_shared(state: GameState, ctx: Context, named: Named, count: int) -> Deli
     return _with_left(state, parts, count - sum(share.count for share in shares))
 
 
-def _room(ctx: Context, member: Member, goods: Goods) -> int | None:
-    """How many pieces fit below the member's ``limit`` (None: any number)."""
+def _room(ctx: Context, member: Member, goods: Goods, state: GameState) -> int | None:
+    """How many pieces fit below the member's ``limit`` (None: any number); the bag's load counts
+    items invented in this game (ITM-PROPOSE-13)."""
     weight = piece_weight(item_index(ctx.ruleset), goods)
     limit = capacity(ctx.ruleset, member.character).limit
-    return room_for(weight, limit, load(ctx.ruleset, member.character))
+    return room_for(weight, limit, load(ctx.ruleset, member.character, state))
 
 
 def _put(state: GameState, ctx: Context, named: Named, count: int,
@@ -89,7 +90,8 @@ def _put(state: GameState, ctx: Context, named: Named, count: int,
     after = before.model_copy(update={"bag": bag})
     state = state.with_character(member.index, after)
     notes = [f"{after.name} is now encumbered."] \
-        if encumbered(ctx.ruleset, after) and not encumbered(ctx.ruleset, before) else []
+        if encumbered(ctx.ruleset, after, state) and not encumbered(ctx.ruleset, before, state) \
+        else []
     return state, done(_ask(named, member), after.name, named, count, held(bag, named.goods),
                        notes)
 
