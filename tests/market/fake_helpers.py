@@ -91,7 +91,7 @@ def fakes_data() -> dict[str, Any]:
             "prices": [{"id": "fair", "label": "fair", "times": 1, "default": True}],
             "places": [{"id": "village", "label": "village"}, {"id": "town", "label": "town"}],
             "sellers": [
-                {"id": "fence", "label": "Fence", "sells": [{"tag": "magical"}], "place": "town",
+                {"id": "fence", "label": "Fence", "sells": [{"category": "wand"}], "place": "town",
                  "honest": False, "stock": {"table": "fences_odd_lot"}, "manner": MANNER},
                 {"id": "apothecary", "label": "Apothecary", "sells": [{"tag": "magical"}]}]},
         "namesItAt": 5,

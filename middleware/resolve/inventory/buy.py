@@ -161,7 +161,8 @@ def find_offer(deal: Deal, state: GameState, ctx: Context) -> Offer | InventoryR
 
 
 def _offers(deal: Deal, state: GameState, ctx: Context) -> list[Offer]:
-    """Regular wares first (sellers in the file's order), then today's stock."""
+    """Regular wares first (sellers in the file's order), then today's stock; but a purchase that
+    names a dishonest seller takes their stock first, so it yields the fake (ITM-FAKE-06)."""
     market = deal.market.market
     stock = todays_stock(ctx.ruleset, ctx.seed, deal.place.name, deal.place.day)
     sold = today(state, deal.place)
@@ -176,6 +177,8 @@ def _offers(deal: Deal, state: GameState, ctx: Context) -> list[Offer]:
             else [Offer(s, None, left) for s in local if s.id in deal.listing.sellers]
     wares = [Offer(s, w, w.count - sold.stock.get(w.key, 0)) for s in local for w in stock.of(s.id)
              if w.shown == ref and (deal.seller is not None or w.ref == w.shown)]
+    if deal.seller is not None and deal.seller.honest is False:
+        return wares + regular
     return regular + wares
 
 
