@@ -73,7 +73,8 @@ async def _replay(prepared: Prepared, url: str | None, as_json: bool) -> int:
 def _progress(lines: int) -> Progress:
     show = lines > LONG_REPLAY and err.is_terminal
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    console=err, disable=not show, transient=True)
+                    console=err, disable=not show, transient=True,
+                    redirect_stdout=False, redirect_stderr=False)
 
 
 @app.command("validate")

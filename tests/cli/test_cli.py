@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
+import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
+from middleware import cli
 from middleware.cli import app
 from tests.conftest import ROOT, compat_json, compat_path
 
@@ -92,3 +96,19 @@ def test_schema_prints_the_json_schema_of_the_ruleset_models() -> None:
     assert 0 == result.exit_code
     schema = json.loads(result.stdout)
     assert {"resolution", "sheet", "schemaVersion"} <= set(schema["properties"])
+
+
+def test_a_long_replay_shows_a_progress_bar_and_keeps_stdout_clean(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long transcript draws a progress bar on the terminal's stderr, while ``--json`` still
+    prints exactly one object per ``gm`` line on stdout (nothing of the bar mixed in)."""
+    from tests.benchmarks.test_replay_bench import transcript_lines
+
+    long = tmp_path / "long.jsonl"
+    long.write_text("\n".join(transcript_lines(150)))
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=screen, force_terminal=True, width=80))
+    result = runner.invoke(app, ["replay", str(long), "--json"])
+    assert 0 == result.exit_code, result.output
+    assert 150 == len([json.loads(line) for line in result.stdout.splitlines()])
+    assert "replaying" in screen.getvalue()
