@@ -15,6 +15,7 @@ from typing import Any
 
 from middleware.items.index import ItemIndex
 from middleware.items.lookup import items_in
+from middleware.items.money import purse
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.summary import pools_summary
 from middleware.state import Character, GameState, Stack
@@ -31,7 +32,7 @@ def state_summary(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
 def _member(ruleset: Ruleset, index: ItemIndex, state: GameState,
             member: Character) -> dict[str, Any]:
     return {"bag": bag_counts(index, member.bag),
-            "coins": coin_values(index, member.bag),
+            "coins": purse(index, member.bag),
             "pools": pools_summary(ruleset, member, state)}
 
 
@@ -43,16 +44,6 @@ def bag_counts(index: ItemIndex, bag: Iterable[Stack],
         label = label_of(index, stack, invented)
         counts[label] = counts.get(label, 0) + stack.count
     return counts
-
-
-def coin_values(index: ItemIndex, bag: Iterable[Stack]) -> dict[str, int]:
-    """FAMILY -> what the bag's coins of that family are worth in its smallest coin."""
-    values: dict[str, int] = {}
-    for stack in bag:
-        coin = index.coin(stack.coins) if stack.coins is not None else None
-        if coin is not None:
-            values[coin.family.id] = values.get(coin.family.id, 0) + coin.worth * stack.count
-    return values
 
 
 def label_of(index: ItemIndex, stack: Stack, invented: dict[str, str] | None = None) -> str:

@@ -20,11 +20,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from middleware.cache import IdentityCache
 from middleware.items.bag import Bag, Goods
 from middleware.items.index import ItemIndex
 from middleware.items.lookup import items_in
 from middleware.rules.ruleset import Ruleset
-from middleware.sheet.check import view_for
+from middleware.sheet.check import bare_view
 from middleware.state import Character, GameState
 
 _EPSILON = 1e-9
@@ -70,8 +71,13 @@ def piece_weight(index: ItemIndex, goods: Goods) -> float:
 
 
 def bag_weight(index: ItemIndex, bag: Bag) -> float:
-    """The weight of every piece in ``bag``."""
-    return sum(piece_weight(index, Goods.of(s)) * s.count for s in bag)
+    """The weight of every piece in ``bag`` (worked out once per index and bag: both are frozen,
+    and one trade asks for the same bag's weight several times)."""
+    return _WEIGHTS.get((index, bag), None,
+                        lambda: sum(piece_weight(index, Goods.of(s)) * s.count for s in bag))
+
+
+_WEIGHTS: IdentityCache[float] = IdentityCache(512)
 
 
 def load(ruleset: Ruleset, character: Character, state: GameState | None = None) -> float:
@@ -85,7 +91,7 @@ def capacity(ruleset: Ruleset, character: Character) -> Capacity:
     carry = ruleset.items.carry if ruleset.items else None
     if carry is None:
         return Capacity(None, None)
-    view = view_for(ruleset, character).static
+    view = bare_view(ruleset, character)  # the build alone: the bag is never read here
     limit = view.ref(carry.limit) if carry.limit is not None else None
     return Capacity(view.ref(carry.encumbered_above), limit)
 

@@ -8,13 +8,15 @@ prompt. The forms are the page's own:
 - ``worn: -1 on checks (Sneak)`` / ``While worn: -1 on checks (Sneak)`` (ITM-ENTRY-19),
 - ``use (Act): Steel 7 save negates it, Rattled, 1 of 3 charges`` /
   ``Use (Action): heals 1d4 + 1, range 0 paces, used up`` (ITM-ENTRY-22),
-- ``2 of 3 charges left`` (ITM-ENTRY-22, ITM-USE-14).
+- ``2 of 3 charges left`` (ITM-ENTRY-22, ITM-USE-14);
+- a weapon's attack, ammunition and extras: ``describe_attack.py`` (ITM-ENTRY-20/21).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
+from middleware.items.describe_attack import attack_text
 from middleware.items.index import ItemIndex, RulesetItem
 from middleware.items.words import Words
 from middleware.rules.combat import Modifier
@@ -94,11 +96,12 @@ def charges_left(left: int, item: Item) -> str | None:
 
 
 def gm_item_line(found: RulesetItem, index: ItemIndex, words: Words, *,
-                 charges: int | None = None) -> str:
+                 charges: int | None = None, off_hand: str | None = None) -> str:
     """The whole inventory line the Game Master reads: the item line, then what else applies,
-    each part after ``; `` (cost, worn, carried, use, charges left)."""
+    each part after ``; `` (cost, attack, worn, carried, use, charges left); ``off_hand`` is the
+    budget of an off-hand attack (``describe_attack.off_hand_budget``)."""
     item = found.item
-    parts = [cost_text(item, index)]
+    parts = [cost_text(item, index), attack_text(item, words, gm=True, off_hand=off_hand)]
     parts += [effect_text("worn", item.worn, words, gm=True)] if item.worn else []
     parts += [effect_text("carried", item.carried, words, gm=True)] if item.carried else []
     parts += [use_text(item, words, gm=True)]

@@ -15,10 +15,11 @@ Built once per ruleset (``item_index``) and read by bags, money, loot and the ma
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, TypeVar
 
+from middleware.cache import IdentityCache, per_ruleset
 from middleware.items.invented import INVENTED_CATALOG, InventedItem
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.item_entry import Item
@@ -139,15 +140,8 @@ class ItemIndex:
         catalogs; built once per ``invented`` tuple (states share it until an item is invented)."""
         if not invented:
             return self._base
-        key = (id(self._base), id(invented))
-        hit = _VIEWS.get(key)
-        if hit is not None and hit[0] is self._base and hit[1] is invented:
-            return hit[2]
-        if len(_VIEWS) > 64:
-            _VIEWS.clear()
-        view = self._base._overlay(invented)
-        _VIEWS[key] = (self._base, invented, view)
-        return view
+        base = self._base
+        return _VIEWS.get((base, invented), None, lambda: base._overlay(invented))
 
     @property
     def _base(self) -> ItemIndex:
@@ -155,12 +149,11 @@ class ItemIndex:
         return self._root or self
 
     def _overlay(self, invented: Sequence[InventedItem]) -> ItemIndex:
+        made = [as_item(one) for one in invented]
         refs: dict[str, RulesetItem] = {}
-        names: dict[str, RulesetItem] = {}
-        for made in invented:
-            found = as_item(made)
+        for found in made:
             refs.setdefault(found.ref, found)
-            names.setdefault(name_key(found.label), found)
+        names = by_names(made, lambda found: (found.label,))
         return replace(self, _invented=refs, _invented_names=names, _root=self)
 
     def coin(self, name: str) -> Coin | None:
@@ -168,8 +161,8 @@ class ItemIndex:
         return self._coins.get(name) or self._coin_names.get(name_key(name))
 
 
-_CACHE: dict[int, tuple[Ruleset, ItemIndex]] = {}
-_VIEWS: dict[tuple[int, int], tuple[ItemIndex, Sequence[InventedItem], ItemIndex]] = {}
+_VIEWS: IdentityCache[ItemIndex] = IdentityCache()
+T = TypeVar("T")
 _APOSTROPHES = str.maketrans("", "", "'\u2019\u02bc`")
 
 
@@ -179,16 +172,21 @@ def name_key(name: str) -> str:
     return normalize_name(name.translate(_APOSTROPHES))
 
 
+def by_names(things: Iterable[T], names: Callable[[T], Iterable[str | None]]) -> dict[str, T]:
+    """Each thing under the ``name_key`` of each of its ``names`` (None skipped); a name two
+    things share keeps the one listed first (ITM-BAG-04, Ambiguity 27)."""
+    found: dict[str, T] = {}
+    for thing in things:
+        for name in names(thing):
+            if name:
+                found.setdefault(name_key(name), thing)
+    return found
+
+
+@per_ruleset
 def item_index(ruleset: Ruleset) -> ItemIndex:
     """The ``ItemIndex`` of ``ruleset``, built once per ruleset object."""
-    hit = _CACHE.get(id(ruleset))
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    index = build_index(ruleset)
-    _CACHE[id(ruleset)] = (ruleset, index)
-    return index
+    return build_index(ruleset)
 
 
 def as_item(invented: InventedItem) -> RulesetItem:
@@ -203,21 +201,15 @@ def build_index(ruleset: Ruleset) -> ItemIndex:
     items = tuple(RulesetItem(f"{c.id}/{e.id}", c.id, e, e.item)
                   for c in ruleset.catalogs if c.holds_items
                   for e in c.entries if e.item is not None)
-    by_name: dict[str, RulesetItem] = {}
-    for found in items:
-        by_name.setdefault(name_key(found.label), found)
+    by_name = by_names(items, lambda found: (found.label,))
     coins, coin_names = _coin_maps(ruleset.items)
     return ItemIndex(ruleset.items, items, {i.ref: i for i in items}, by_name, coins, coin_names)
 
 
 def _coin_maps(block: ItemsBlock | None) -> tuple[dict[str, Coin], dict[str, Coin]]:
+    every = [Coin(family, unit) for family in (block.currencies if block else ())
+             for unit in family.units]
     coins: dict[str, Coin] = {}
-    names: dict[str, Coin] = {}
-    for family in block.currencies if block else ():
-        for unit in family.units:
-            coin = Coin(family, unit)
-            coins.setdefault(unit.id, coin)
-            for name in (unit.id, unit.label, unit.one):
-                if name:
-                    names.setdefault(name_key(name), coin)
-    return coins, names
+    for coin in every:
+        coins.setdefault(coin.unit.id, coin)
+    return coins, by_names(every, lambda coin: (coin.unit.id, coin.unit.label, coin.unit.one))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from middleware.cache import per_ruleset
 from middleware.rules.ruleset import Ruleset
 
 
@@ -25,19 +26,10 @@ class Words:
         return self.labels.get(kind, {}).get(some_id, some_id)
 
 
-_CACHE: dict[int, tuple[Ruleset, Words]] = {}
-
-
+@per_ruleset
 def words_of(ruleset: Ruleset) -> Words:
     """The ``Words`` of ``ruleset``, built once per ruleset object."""
-    hit = _CACHE.get(id(ruleset))
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    words = _build(ruleset)
-    _CACHE[id(ruleset)] = (ruleset, words)
-    return words
+    return _build(ruleset)
 
 
 def _build(ruleset: Ruleset) -> Words:

@@ -10,12 +10,18 @@ back. An item the Game Master invented is listed on demand (``listing``), never 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from middleware.items.index import Coin, ItemIndex, RulesetItem, item_index, name_key
-from middleware.market.day import market_of
+from middleware.cache import per_ruleset
+from middleware.items.index import Coin, ItemIndex, RulesetItem, by_names, item_index, name_key
+from middleware.market.day import market_of, pricing_place, size_rank
 from middleware.market.sellers import dealers_of, regular_ware, sellers_of, smallest_place
 from middleware.rules.items_money import Market, PriceLevel, Seller
 from middleware.rules.ruleset import Ruleset
+from middleware.state import GameState, Place
+
+if TYPE_CHECKING:
+    from middleware.resolve import Context
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,19 +79,19 @@ class MarketIndex:
         return self._families.get(family_id, ())
 
 
-_CACHE: dict[int, tuple[Ruleset, MarketIndex | None]] = {}
-
-
+@per_ruleset
 def market_index(ruleset: Ruleset) -> MarketIndex | None:
     """The ``MarketIndex`` of ``ruleset`` (None without a market), built once per ruleset object."""
-    hit = _CACHE.get(id(ruleset))
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    index = build_market_index(ruleset)
-    _CACHE[id(ruleset)] = (ruleset, index)
-    return index
+    return build_market_index(ruleset)
+
+
+def market_here(state: GameState,
+                ctx: Context) -> tuple[MarketIndex | None, Place | None, int | None]:
+    """ITM-MARKET-07/20: the ruleset's market, the place a buy or a sale is priced at and that
+    place's size rank (None: no market, no place named, or a size the market does not have)."""
+    place = pricing_place(state, ctx)
+    rank = size_rank(ctx.ruleset, place.size) if place is not None else None
+    return market_index(ctx.ruleset), place, rank
 
 
 def build_market_index(ruleset: Ruleset) -> MarketIndex | None:
@@ -95,14 +101,8 @@ def build_market_index(ruleset: Ruleset) -> MarketIndex | None:
         return None
     items = item_index(ruleset)
     ranks = {size.id: rank for rank, size in enumerate(market.places)}
-    levels: dict[str, PriceLevel] = {}
-    for level in market.prices:
-        for name in (level.id, level.label):
-            levels.setdefault(name_key(name), level)
-    sellers: dict[str, Seller] = {}
-    for seller in market.sellers:
-        for name in (seller.id, seller.label):
-            sellers.setdefault(name_key(name), seller)
+    levels = by_names(market.prices, lambda level: (level.id, level.label))
+    sellers = by_names(market.sellers, lambda seller: (seller.id, seller.label))
     listings = {found.ref: list_item(market, items, ranks, found) for found in items.items}
     families: dict[str, tuple[Coin, ...]] = {}
     for coin in items.coins:

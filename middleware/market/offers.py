@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from middleware.cache import IdentityCache
 from middleware.items.index import Coin, RulesetItem, item_index
 from middleware.market.day import market_of, size_rank
 from middleware.market.prices import amount_text, price, stated_in
@@ -34,19 +35,12 @@ class Offer:
 
 Offers = list[tuple[Seller | None, list[Offer]]]
 
-_CACHE: dict[tuple[int, str], tuple[Ruleset, Offers]] = {}
+_CACHE: IdentityCache[Offers] = IdentityCache(limit=256)
 
 
 def offers(ruleset: Ruleset, size: str) -> Offers:
     """Every seller found in a place of ``size`` (a place id) with its wares, cheapest first."""
-    hit = _CACHE.get((id(ruleset), size))
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    found = _offers(ruleset, size)
-    _CACHE[(id(ruleset), size)] = (ruleset, found)
-    return found
+    return _CACHE.get((ruleset,), size, lambda: _offers(ruleset, size))
 
 
 def default_offer(ruleset: Ruleset, found: RulesetItem) -> Offer | None:

@@ -16,7 +16,7 @@ Every function is pure; ``middleware.market.index`` runs the per-item ones once 
 from __future__ import annotations
 
 from middleware.items.index import RulesetItem
-from middleware.market.stock import selects
+from middleware.market.stock import selects, sold_says
 from middleware.rules.item_entry import Item
 from middleware.rules.items_money import Market, Seller
 from middleware.rules.ruleset import Ruleset
@@ -27,12 +27,7 @@ from middleware.state import Character, GameState
 def smallest_place(market: Market, item: Item) -> str | None:
     """ITM-MARKET-08 / ITM-DAY-05: the smallest place size (an id) selling ``item``; None when it
     is sold everywhere. The item's own ``sold.place`` overrides every rule."""
-    if item.sold is not None and item.sold.place is not None:
-        return item.sold.place
-    for rule in market.sold:
-        if rule.place is not None and selects(rule.filter, item):
-            return rule.place
-    return None
+    return sold_says(market, item, lambda sold: sold.place)
 
 
 def unsold(market: Market, item: Item) -> bool:

@@ -19,15 +19,17 @@ are found here is the sellers' rule (ITM-MARKET-09).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+from middleware.cache import IdentityCache
 from middleware.dice import Dice, derive_seed
 from middleware.items.index import ItemIndex, RulesetItem, item_index
 from middleware.items.loot import draw_table
 from middleware.market.day import market_of, place_key
-from middleware.rules.item_entry import Item
-from middleware.rules.items_money import Amount, ItemFilter, Market, Seller
+from middleware.rules.item_entry import Item, Sold
+from middleware.rules.items_money import Amount, ItemFilter, Market, Seller, SoldRule
 from middleware.rules.ruleset import Ruleset
 
 
@@ -62,20 +64,13 @@ class Stock:
         return tuple(w for w in self.wares if w.seller == seller)
 
 
-_CACHE: dict[tuple[int, int, str, int], tuple[Ruleset, Stock]] = {}
+_CACHE: IdentityCache[Stock] = IdentityCache(limit=256)
 
 
 def todays_stock(ruleset: Ruleset, game_seed: int, place: str, day: int) -> Stock:
     """ITM-DAY-03: the stock of ``place`` (a name) on ``day``; pure, cached per ruleset object."""
-    key = (id(ruleset), game_seed, place_key(place), day)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    stock = draw_stock(ruleset, Dice(derive_seed(game_seed, place_key(place), day)))
-    _CACHE[key] = (ruleset, stock)
-    return stock
+    key = (game_seed, place_key(place), day)
+    return _CACHE.get((ruleset,), key, lambda: draw_stock(ruleset, Dice(derive_seed(*key))))
 
 
 def draw_stock(ruleset: Ruleset, dice: Dice) -> Stock:
@@ -91,14 +86,26 @@ def draw_stock(ruleset: Ruleset, dice: Dice) -> Stock:
     return Stock(wares, limited)
 
 
+S = TypeVar("S")
+
+
 def limit_of(market: Market, item: Item) -> Amount | None:
     """ITM-DAY-04/05: the item's own ``sold.limited``, else the first rule's that selects it."""
-    if item.sold is not None and item.sold.limited is not None:
-        return item.sold.limited
-    for rule in market.sold:
-        if rule.limited is not None and selects(rule.filter, item):
-            return rule.limited
-    return None
+    return sold_says(market, item, _limited)
+
+
+def sold_says(market: Market, item: Item, read: Callable[[Sold | SoldRule], S]) -> S | None:
+    """ITM-MARKET-08 / ITM-DAY-04/05: what ``read`` finds in the item's own ``sold``, else in the
+    first ``sold`` rule that gives it and selects the item (the item's own overrides every rule)."""
+    own = read(item.sold) if item.sold is not None else None
+    if own is not None:
+        return own
+    return next((said for rule in market.sold
+                 if (said := read(rule)) is not None and selects(rule.filter, item)), None)
+
+
+def _limited(sold: Sold | SoldRule) -> Amount | None:
+    return sold.limited
 
 
 def selects(wanted: ItemFilter, item: Item) -> bool:

@@ -14,6 +14,7 @@ from middleware.errors import Problem
 from middleware.rules.checks_item_entries import Vocab, check_entries, filter_problems
 from middleware.rules.items import ItemsBlock, NumberStat
 from middleware.rules.items_money import Currency, LootTable, Market
+from middleware.rules.problems import repeats
 from middleware.rules.ruleset import Ruleset
 from middleware.rules.sheet_refs import RefGraph
 
@@ -33,16 +34,14 @@ def check_items(ruleset: Ruleset) -> Iterable[Problem]:
         if block.market is not None:
             yield from _market(block.market, vocab)
         yield from _gear(block, vocab)
+        yield from _gear_fits(block, ruleset)
         yield from _reveals(block, vocab)
     yield from check_entries(ruleset, vocab)
 
 
 def _dupes(path: str, ids: list[str]) -> Iterator[Problem]:
-    seen: set[str] = set()
-    for i, value in enumerate(ids):
-        if value in seen:
-            yield Problem(f"{path}[{i}].id", f"the id {value!r} is declared twice")
-        seen.add(value)
+    for i, value in repeats(ids):
+        yield Problem(f"{path}[{i}].id", f"the id {value!r} is declared twice")
 
 
 def _duplicates(block: ItemsBlock) -> Iterator[Problem]:
@@ -154,6 +153,15 @@ def _market(market: Market, vocab: Vocab) -> Iterator[Problem]:
             yield Problem(f"{here}.stock.table", f"no loot table {seller.stock.table!r}")
     for i, unsold in enumerate(market.unsold):
         yield from filter_problems(f"{path}.unsold[{i}]", unsold, vocab)
+
+
+def _gear_fits(block: ItemsBlock, ruleset: Ruleset) -> Iterator[Problem]:
+    """ITM-GEAR-08/12: a kit's ``fits`` reads the sheet without live state or items."""
+    graph = RefGraph(ruleset.sheet)
+    for i, kit in enumerate(block.starting_gear):
+        if kit.fits is not None:
+            yield from graph.static_problems(f"{BLOCK}.startingGear[{i}].fits.value",
+                                             kit.fits.value)
 
 
 def _gear(block: ItemsBlock, vocab: Vocab) -> Iterator[Problem]:

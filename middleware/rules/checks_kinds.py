@@ -14,6 +14,7 @@ from middleware.rules.kinds.highest import DiceHighest
 from middleware.rules.kinds.pool import DicePool
 from middleware.rules.kinds.sum import DiceSum
 from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.problems import repeats
 
 R = "$.resolution"
 
@@ -251,11 +252,8 @@ def _known(name: str, known: set[str], path: str, what: str) -> Iterator[Problem
 
 
 def _duplicates(ids: list[str], path: str, key: str) -> Iterator[Problem]:
-    seen: set[str] = set()
-    for i, one in enumerate(ids):
-        if one in seen:
-            yield Problem(f"{path}[{i}].{key}", f"{key} {one!r} is declared twice")
-        seen.add(one)
+    for i, one in repeats(ids):
+        yield Problem(f"{path}[{i}].{key}", f"{key} {one!r} is declared twice")
 
 
 KIND_CHECKS: dict[str, Callable[[Any, Any], Iterator[Problem]]] = {

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from middleware.errors import Problem
+from middleware.rules.problems import repeats
 from middleware.rules.refs import ValueRef
 from middleware.rules.sheet import EnumTable, SheetBlock
 from middleware.rules.sheet_fields import EnumField, NumberField, TextField
@@ -32,11 +33,8 @@ def check_sheet(ruleset: Any) -> Iterable[Problem]:
 
 
 def _dupes(path: str, ids: list[str]) -> Iterator[Problem]:
-    seen: set[str] = set()
-    for i, item_id in enumerate(ids):
-        if item_id in seen:
-            yield Problem(f"{path}[{i}].id", f"duplicate id {item_id!r}")
-        seen.add(item_id)
+    for i, item_id in repeats(ids):
+        yield Problem(f"{path}[{i}].id", f"duplicate id {item_id!r}")
 
 
 def _duplicates(sheet: SheetBlock) -> Iterator[Problem]:

@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 
 from middleware.rules.base import Id, Strict
 from middleware.rules.refs import ValueRef
-from middleware.rules.sheet_fields import HideWhen, KindLabel, Label
+from middleware.rules.sheet_fields import HideWhen, KindLabel, Label, check_closed_set
 
 StepRows = list[tuple[float, float]]
 
@@ -113,13 +113,7 @@ class State(Strict):
     def _values(self) -> State:
         if any('"' in v for v in self.values):
             raise ValueError('state values may not contain "')
-        if len(set(self.values)) != len(self.values):
-            raise ValueError("state values must be distinct")
-        if self.default is not None and self.default not in self.values:
-            raise ValueError(f"default {self.default!r} is not one of the values")
-        stray = [k for k in self.value_labels or {} if k not in self.values]
-        if stray:
-            raise ValueError(f"valueLabels keys that are not values: {stray}")
+        check_closed_set("state", self.values, self.default, self.value_labels)
         return self
 
     @property

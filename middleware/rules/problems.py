@@ -2,11 +2,15 @@
 
 The one place a pydantic error is read: its ``loc`` is walked along the file itself, so the tags
 pydantic adds for unions (``dice-sum``, ``function-after[...]``) never show in a path.
+
+Also ``repeats``, which every import check of unique ids reads (SHEET-IMPORT-03, ITM-IMPORT-02,
+CHK-IMPORT): each check words its own ``Problem``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pydantic import ValidationError
@@ -54,6 +58,15 @@ def file_loc(raw: Any, loc: tuple[int | str, ...], *, missing: bool = False) \
             continue
         out.append(part)
     return tuple(out)
+
+
+def repeats(values: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """Each value that was already seen earlier in ``values``, with its index."""
+    seen: set[str] = set()
+    for i, value in enumerate(values):
+        if value in seen:
+            yield i, value
+        seen.add(value)
 
 
 def _has(node: Any, part: int | str) -> bool:

@@ -8,6 +8,7 @@ checked in ``checks_sheet``; only the shape and ranges of one object are checked
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, model_validator
@@ -133,13 +134,7 @@ class EnumField(_FieldBase):
 
     @model_validator(mode="after")
     def _values(self) -> EnumField:
-        if len(set(self.values)) != len(self.values):
-            raise ValueError("enum values must be distinct")
-        if self.default is not None and self.default not in self.values:
-            raise ValueError(f"default {self.default!r} is not one of the values")
-        stray = [k for k in self.value_labels or {} if k not in self.values]
-        if stray:
-            raise ValueError(f"valueLabels keys that are not values: {stray}")
+        check_closed_set("enum", self.values, self.default, self.value_labels)
         return self
 
     @property
@@ -152,6 +147,19 @@ class DiceField(_FieldBase):
     type: Literal["dice"]
     default: str | None = Field(default=None, max_length=40)
     example: str | None = Field(default=None, max_length=40)
+
+
+def check_closed_set(what: str, values: Sequence[str], default: str | None,
+                     value_labels: Mapping[str, str] | None) -> None:
+    """SHEET-FLD-01 / SHEET-LIVE-11: a closed set of values (an enum field, a live state) holds
+    distinct values, a default among them and labels only for them; raises ``ValueError``."""
+    if len(set(values)) != len(values):
+        raise ValueError(f"{what} values must be distinct")
+    if default is not None and default not in values:
+        raise ValueError(f"default {default!r} is not one of the values")
+    stray = [k for k in value_labels or {} if k not in values]
+    if stray:
+        raise ValueError(f"valueLabels keys that are not values: {stray}")
 
 
 SheetField = Annotated[

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from middleware.cache import IdentityCache
 from middleware.items.effects import held_items
 from middleware.rules.sheet import UntrainedBy
 from middleware.sheet.effects import Modifier, effects_for
@@ -20,7 +21,7 @@ from middleware.sheet.names import Target, find_ability, match_check
 from middleware.sheet.numbers import whole
 from middleware.sheet.roller import Roller
 from middleware.sheet.rules_view import RulesetLike, sheet_rules
-from middleware.state import Character, GameState, Live, PoolValue
+from middleware.state import Build, Character, GameState, Live, PoolValue
 
 Lean = Literal["advantage", "disadvantage"]
 
@@ -44,17 +45,55 @@ class CheckSheet:
     fails_automatically: str | None = None
 
 
+_VIEWS: IdentityCache[SheetView] = IdentityCache(512)
+_CHECKS: IdentityCache[CheckSheet] = IdentityCache(1024)
+
+
 def view_for(ruleset: RulesetLike, character: Character | None,
              items: ItemEffects | None = None, state: GameState | None = None) -> SheetView:
     """SHEET-CHK-02 / SHEET-BLANK-04: the member's build (blank without a sheet), live state and
-    what their own bag holds (ITM-SHEET-09/11; ``state`` adds the GM's invented items)."""
+    what their own bag holds (ITM-SHEET-09/11; ``state`` adds the GM's invented items).
+
+    Without ``items`` the view is evaluated once per (ruleset, character, invented items) and
+    shared (SHEET-EVAL-01: a pure function of frozen inputs; every number it caches stays true).
+    """
+    if items is not None:
+        return _new_view(ruleset, character, items, state)
+    return _VIEWS.get((ruleset, character, _invented(character, state)), None,
+                        lambda: _new_view(ruleset, character, None, state))
+
+
+def bare_view(ruleset: RulesetLike, character: Character | None) -> SheetView:
+    """SHEET-REF-16 / ITM-BLOCK-11: the build alone (blank without a sheet), no live state and no
+    items: what ``view_for(...).static`` reads, without reading the bag."""
+    sheet = character.sheet if character is not None else None
+    return _VIEWS.get((ruleset, sheet), "bare", lambda: SheetView(
+        sheet_rules(ruleset), sheet.build if sheet else _blank(ruleset)))
+
+
+def _new_view(ruleset: RulesetLike, character: Character | None, items: ItemEffects | None,
+              state: GameState | None) -> SheetView:
     rules = sheet_rules(ruleset)
     if character is None:
-        return SheetView(rules, blank_build(rules), None, items)
-    build = character.sheet.build if character.sheet else blank_build(rules)
+        return SheetView(rules, _blank(ruleset), None, items)
+    build = character.sheet.build if character.sheet else _blank(ruleset)
     if items is None and character.bag:
         items = held_items(ruleset, character, state)
     return SheetView(rules, build, character.live, items)
+
+
+def _blank(ruleset: RulesetLike) -> Build:
+    """SHEET-BLANK-01, built once per ruleset (a frozen value every blank view may share)."""
+    return _BLANKS.get((ruleset,), None, lambda: blank_build(sheet_rules(ruleset)))
+
+
+_BLANKS: IdentityCache[Build] = IdentityCache(64)
+
+
+def _invented(character: Character | None, state: GameState | None) -> object:
+    """What of ``state`` a view reads: the invented items, and only when the bag holds anything."""
+    return state.invented if state is not None and character is not None and character.bag \
+        else None
 
 
 def current(state: GameState, roller: Roller) -> Character | None:
@@ -70,7 +109,13 @@ def assemble_check(ruleset: RulesetLike, state: GameState, roller: Roller, skill
     target = match_check(ruleset.sheet, skill, is_save_hint)
     if roller.stranger:
         return CheckSheet(target.kind, target.id, target.label, 0)
-    view = view_for(ruleset, current(state, roller), state=state)
+    character = current(state, roller)
+    return _CHECKS.get((ruleset, character, _invented(character, state)), (target, with_),
+                         lambda: _assemble(view_for(ruleset, character, state=state), target,
+                                           with_))
+
+
+def _assemble(view: SheetView, target: Target, with_: str | None) -> CheckSheet:
     base = _number(view, target, with_)
     if base.untrained == "refuse":
         return base

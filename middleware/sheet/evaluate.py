@@ -211,8 +211,7 @@ class SheetView:
 
     def ref(self, ref: ValueRef) -> float:
         """SHEET-REF-02..12: read one value reference (0 when it names nothing)."""
-        kind = ref.kind
-        if kind == "const":
+        if ref.const is not None:  # exactly one key is set (SHEET-REF-01): this is a const
             return ref.const or 0.0
         if ref.field is not None:
             return self.number_field(ref.field)

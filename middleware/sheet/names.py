@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from middleware.cache import IdentityCache
 from middleware.rules.sheet import Ability, SheetBlock, Skill
 
 SAVE_WORDS = (" saving throw", " save")
@@ -57,8 +58,19 @@ def _save_by_stem(sheet: SheetBlock, stem: str) -> Target | None:
     return Target("save", save.id, save.label) if save else None
 
 
+_MATCHED: IdentityCache[Target] = IdentityCache(2048)
+
+
 def match_check(sheet: SheetBlock, name: str, is_save_hint: bool = False) -> Target:
-    """SHEET-SKL-07, steps 1 to 5, in order. ``is_save_hint`` reads a bare name as a save first."""
+    """SHEET-SKL-07, steps 1 to 5, in order. ``is_save_hint`` reads a bare name as a save first.
+
+    Worked out once per (sheet block, name, hint): the answer depends on nothing else.
+    """
+    return _MATCHED.get((sheet,), (name, is_save_hint),
+                          lambda: _match(sheet, name, is_save_hint))
+
+
+def _match(sheet: SheetBlock, name: str, is_save_hint: bool) -> Target:
     request = normalize_check(name)
     save = next((s for s in sheet.saves if request in _names(s)), None)
     if save is not None:

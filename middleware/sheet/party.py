@@ -16,6 +16,8 @@ from middleware.sheet.rules_view import RulesetLike
 from middleware.state import Character, normalize_name
 
 ENTRY_KEYS = {"name", "player", "sheet", "live", "bag"}
+MAX_PARTY = 64
+"""SHEET-STORE-04: a game's live state covers at most 64 characters."""
 
 
 def read_party(ruleset: RulesetLike, party_json: list[Any], *,
@@ -37,6 +39,9 @@ def read_party(ruleset: RulesetLike, party_json: list[Any], *,
             players += entry.get("player") is True
     if players > 1:
         problems.append(Problem("$.party", "at most one entry may have player: true"))
+    if len(party_json) > MAX_PARTY:
+        problems.append(Problem("$.party", f"at most {MAX_PARTY} characters; "
+                                           f"got {len(party_json)}"))
     if problems:
         text = "; ".join(str(p) for p in problems)
         raise TranscriptError(f"{len(problems)} problem(s) in party: {text}", line,

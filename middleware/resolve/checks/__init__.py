@@ -16,19 +16,12 @@ from typing import Any
 from middleware.records import IgnoredRecord
 from middleware.resolve import Context, Resolution
 from middleware.resolve.checks.against import roll_against
-from middleware.resolve.checks.changes import mark_changes
-from middleware.resolve.checks.dice_sum import (
-    EffectDice,
-    SumCheck,
-    default_dc,
-    roll_sum,
-    settle_mode,
-    sum_dice_from,
-)
+from middleware.resolve.checks.changes import changed_fields, changes_of
+from middleware.resolve.checks.dice_sum import EffectDice, SumCheck, roll_sum, settle_mode, sum_rules
 from middleware.resolve.checks.highest import dice_highest
 from middleware.resolve.checks.kind import Kind, Roll, Rolled
 from middleware.resolve.checks.odds import check_odds
-from middleware.resolve.checks.outcome import Verdict, judge, outcomes_from
+from middleware.resolve.checks.outcome import Verdict, judge
 from middleware.resolve.checks.overrides import roll_with_overrides
 from middleware.resolve.checks.pool import dice_pool
 from middleware.resolve.checks.record import Ask, CheckRecord
@@ -36,7 +29,7 @@ from middleware.resolve.checks.symbol import symbol_pool
 from middleware.rules.kinds.sum import DiceSum
 from middleware.segments import Tag
 from middleware.sheet.check import CheckSheet, assemble_check
-from middleware.sheet.roller import find_roller
+from middleware.sheet.roller import Roller, find_roller
 from middleware.state import GameState, normalize_name
 
 __all__ = ["KINDS", "Ask", "CheckRecord", "Difficulty", "Kind", "Roll", "Rolled", "dice_sum",
@@ -46,6 +39,7 @@ DC_LIMIT = 1000
 """A dice-sum ``dc=`` is held to ±1000, the range a ladder rung's ``dc`` may take in the file."""
 
 _LEANS = ("advantage", "disadvantage")
+_WHOLE = re.compile(r"[-+]?\d+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +66,22 @@ def resolve_check(tag: Tag, state: GameState, ctx: Context) -> Resolution:
     sheet = assemble_check(ctx.ruleset, state, roller, ask.skill, ask.with_, ask.save_hint)
     settled = _settled(ask, sheet)
     rolled = Rolled(settled, state) if settled else _by_kind(Roll(ask, sheet, ctx, state, roller))
-    record = mark_changes(rolled.record, sheet, ctx.ruleset.resolution)
-    update: dict[str, Any] = {"source": tag.raw}
+    return Resolution(rolled.state, _finished(rolled.record, ask, sheet, roller, ctx))
+
+
+def _finished(record: CheckRecord, ask: Ask, sheet: CheckSheet, roller: Roller,
+              ctx: Context) -> CheckRecord:
+    """What every check record ends with (ITM-CHECK-15 ``effects``/``from``, the ``source``,
+    the stranger's note), in one copy at most: a kind that already wrote the same values is
+    answered with its own record."""
+    update = changed_fields(record, sheet, ctx.ruleset.resolution)
+    if record.source != ask.source:
+        update["source"] = ask.source
     if roller.stranger and ask.who:
         # SHEET-CHK-02: a who= that names nobody rolls as a stranger; the GM is told so.
         update["feedback"] = f'{record.feedback or ""} "{ask.who}" is not in the party: rolled ' \
             "as a stranger with no sheet.".lstrip()
-    return Resolution(rolled.state, record.model_copy(update=update))
+    return record.model_copy(update=update) if update else record
 
 
 def read_ask(tag: Tag) -> Ask | None:
@@ -96,7 +99,7 @@ def read_ask(tag: Tag) -> Ask | None:
     leans = tuple(lean for lean in _LEANS if lean == mode or lean in words)
     return Ask(skill=skill, who=_blank_none(tag.get("who")), dc=dc,
                difficulty=_blank_none(difficulty), with_=_blank_none(tag.get("with")),
-               leans=leans, save_hint="save" in words, attrs=dict(tag.attrs))
+               leans=leans, save_hint="save" in words, attrs=dict(tag.attrs), source=tag.raw)
 
 
 def pick_difficulty(ask: Ask, resolution: Any, fallback: int) -> Difficulty:
@@ -153,31 +156,29 @@ def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context) -> CheckRecord:
     resolution = ctx.ruleset.resolution
     if not isinstance(resolution, DiceSum):
         raise TypeError(f"dice_sum called on a {resolution.kind} ruleset")
-    spec = sum_dice_from(resolution)
-    difficulty = pick_difficulty(ask, resolution, default_dc(spec))
+    rules = sum_rules(ctx.ruleset)
+    difficulty = pick_difficulty(ask, resolution, rules.default_dc)
     check = SumCheck(
-        dice=spec, dc=difficulty.dc,
+        dice=rules.dice, dc=difficulty.dc,
         modifier=sheet.number + sheet.adjust + sheet.penalty + _flat(sheet),
-        mode=settle_mode((*ask.leans, *(lean for lean, _ in sheet.leans)),
-                         bool(resolution.advantage)),
-        naturals=ctx.ruleset.naturals_for("save" if sheet.target == "save" else "check"),
-        unmodified=tuple(resolution.unmodified) if spec.single else (),
-        effects=_effect_dice(sheet),
+        mode=settle_mode((*ask.leans, *(lean for lean, _ in sheet.leans)), rules.advantage),
+        naturals=rules.naturals_save if sheet.target == "save" else rules.naturals_check,
+        unmodified=rules.unmodified, effects=_effect_dice(sheet),
     )
-    outcomes = outcomes_from(resolution.outcomes)
     roll = roll_sum(check, ctx.dice)
-    verdict = judge(outcomes, total=roll.total, needed=check.dc, forced=roll.forced,
+    verdict = judge(rules.outcomes, total=roll.total, needed=check.dc, forced=roll.forced,
                     natural=roll.natural)
+    effects, sources = changes_of(sheet, resolution)  # ITM-CHECK-15, written once here
     return CheckRecord(
         status="resolved", skill=ask.skill, who=ask.who, dc=check.dc, rolls=list(roll.rolls),
         used=roll.used, modifier=roll.total - roll.used, total=roll.total,
         success=verdict.success, critical=verdict.critical, outcome=verdict.outcome,
         tier=verdict.tier.id if verdict.tier else None,
         tier_text=verdict.tier.text if verdict.tier else None,
-        mode=check.mode, resolution="sum", dice=spec.label, with_=sheet.with_used,
+        mode=check.mode, resolution="sum", dice=rules.dice.label, with_=sheet.with_used,
         penalty=sheet.penalty or None, difficulty=difficulty.rung, adjust=sheet.adjust or None,
-        effects=_effect_names(sheet), unmodified=roll.unmodified,
-        chance=check_odds(check, outcomes).chance,
+        effects=effects, from_=sources, unmodified=roll.unmodified, source=ask.source,
+        chance=check_odds(check, rules.outcomes).chance,
         feedback=_feedback(ask, sheet, difficulty, verdict, roll.unmodified),
     )
 
@@ -213,13 +214,6 @@ def _effect_dice(sheet: CheckSheet) -> tuple[EffectDice, ...]:
     return tuple(d for d in found if d is not None)
 
 
-def _effect_names(sheet: CheckSheet) -> str | None:
-    """The sources that changed the check (modifiers and leans), each once, in the sheet's order."""
-    names = [m.source for m in sheet.modifiers] + [source for _, source in sheet.leans]
-    unique = list(dict.fromkeys(n for n in names if n))
-    return ", ".join(unique) or None
-
-
 def _rung(ladder: tuple[Any, ...], label: str | None) -> Any:
     """CHK-COMMON-08: the one rung whose label matches; none when no rung or two share it."""
     if not label:
@@ -230,7 +224,7 @@ def _rung(ladder: tuple[Any, ...], label: str | None) -> Any:
 
 def _number(text: str | None) -> int | None:
     """The first whole number in ``text`` (``"15"``, ``"DC 15"``, ``"+3"``), else None."""
-    match = re.search(r"[-+]?\d+", text or "")
+    match = _WHOLE.search(text or "")
     return int(match.group()) if match else None
 
 

@@ -22,15 +22,34 @@ THROWS_EFFECT_DICE = frozenset({"dice-sum"})
 
 
 def mark_changes(record: CheckRecord, sheet: CheckSheet, resolution: Any) -> CheckRecord:
-    """ITM-CHECK-15: ``effects=`` and ``from=`` on a rolled check; a settled one keeps its own."""
+    """ITM-CHECK-15: ``effects=`` and ``from=`` on a rolled check; a settled one keeps its own.
+
+    A kind that already wrote the same two values (``changes_of``) gets its record back as is.
+    """
+    update = changed_fields(record, sheet, resolution)
+    return record.model_copy(update=update) if update else record
+
+
+def changed_fields(record: CheckRecord, sheet: CheckSheet, resolution: Any) -> dict[str, Any]:
+    """What ``mark_changes`` would change on ``record``: nothing on a settled or refused check,
+    else ``effects``/``from_`` where the record does not already say the same."""
     if record.status != "resolved" or record.automatic:
-        return record
+        return {}
+    effects, sources = changes_of(sheet, resolution)
+    return {name: value for name, value in (("effects", effects), ("from_", sources))
+            if getattr(record, name) != value}
+
+
+def changes_of(sheet: CheckSheet, resolution: Any) -> tuple[str | None, str | None]:
+    """ITM-CHECK-15: the ``effects=`` and ``from=`` values of a rolled check on ``sheet``."""
+    if not sheet.modifiers and not sheet.leans:
+        return None, None  # nothing changed the check: the usual case, answered at once
     kind = str(getattr(resolution, "kind", ""))
     applied = [m for m in sheet.modifiers if m.flat or (m.dice and kind in THROWS_EFFECT_DICE)]
     tilting = sheet.leans if _rolls_twice(resolution) else ()
     names = [m.source for m in applied] + [source for _, source in tilting]
     sources = ", ".join(dict.fromkeys(n for n in names if n)) or None
-    return record.model_copy(update={"effects": effects_text(applied, kind), "from_": sources})
+    return effects_text(applied, kind), sources
 
 
 def effects_text(modifiers: list[Modifier], kind: str) -> str | None:

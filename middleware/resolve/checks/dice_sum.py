@@ -12,12 +12,16 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
+from middleware.cache import per_ruleset
 from middleware.dice import Dice
-from middleware.resolve.checks.outcome import Natural
+from middleware.resolve.checks.outcome import Natural, Outcomes, outcomes_from
 from middleware.resolve.checks.record import Critical, Mode
 from middleware.rules.kinds.sum import DiceSum
+
+if TYPE_CHECKING:
+    from middleware.rules.ruleset import Ruleset
 
 Naturals = Literal["none", "both", "max-only", "min-only"]
 
@@ -206,6 +210,37 @@ def default_dc(spec: SumDice) -> int:
     """Our choice when the GM named no difficulty and there is no ladder: the mean throw, up."""
     values = spec.faces or tuple(range(1, spec.sides + 1))
     return math.ceil(spec.count * sum(values) / len(values))
+
+
+@dataclass(frozen=True, slots=True)
+class SumRules:
+    """What a dice-sum check reads off its ruleset, worked out once per ruleset object: the
+    dice (CHK-SUM-01/05/06), our default dc, the tiers (CHK-OUT), ``unmodified`` and the
+    naturals of checks and saves (CHK-SUM-03, SPEC §10)."""
+
+    dice: SumDice
+    default_dc: int
+    outcomes: Outcomes | None
+    unmodified: tuple[int, ...]
+    naturals_check: Naturals
+    naturals_save: Naturals
+    advantage: bool
+
+
+@per_ruleset
+def sum_rules(ruleset: Ruleset) -> SumRules:
+    """The ``SumRules`` of a dice-sum ``ruleset``, built once per ruleset object (an override's
+    produced ruleset is one cached object too)."""
+    resolution = ruleset.resolution
+    if not isinstance(resolution, DiceSum):
+        raise TypeError(f"sum_rules called on a {resolution.kind} ruleset")
+    spec = sum_dice_from(resolution)
+    return SumRules(
+        dice=spec, default_dc=default_dc(spec), outcomes=outcomes_from(resolution.outcomes),
+        unmodified=tuple(resolution.unmodified) if spec.single else (),
+        naturals_check=ruleset.naturals_for("check"), naturals_save=ruleset.naturals_for("save"),
+        advantage=bool(resolution.advantage),
+    )
 
 
 def sum_dice_from(resolution: DiceSum) -> SumDice:

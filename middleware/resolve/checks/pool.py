@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from middleware.resolve.checks.changes import changes_of
 from middleware.resolve.checks.charms import buy_charm
 from middleware.resolve.checks.kind import Roll, Rolled
 from middleware.resolve.checks.outcome import Outcomes, Verdict, outcomes_from
@@ -53,9 +54,8 @@ def dice_pool(roll: Roll) -> Rolled:
     thrown = roll_pool(plan.check, roll.ctx.dice)
     outcomes = outcomes_from(res.outcomes)
     verdict = pool_verdict(plan.check, thrown, outcomes)
-    record = _record(roll, plan, bought, thrown, verdict)
-    chance = _chance(plan.check, outcomes)
-    return Rolled(record.model_copy(update={"chance": chance}), bought.paid_state(roll))
+    record = _record(roll, plan, bought, thrown, verdict, _chance(plan.check, outcomes))
+    return Rolled(record, bought.paid_state(roll))
 
 
 def plan_pool(roll: Roll, res: DicePool, bought: Bought) -> Plan:
@@ -83,11 +83,13 @@ def plan_pool(roll: Roll, res: DicePool, bought: Bought) -> Plan:
     return Plan(check, need, bonus, explode_moved and counted, double_moved and counted, notes)
 
 
-def _record(roll: Roll, plan: Plan, bought: Bought, thrown: PoolRoll,
-            verdict: Verdict) -> CheckRecord:
-    """CHK-REC-01..08/20: what the roll used, each extra only where it applies."""
+def _record(roll: Roll, plan: Plan, bought: Bought, thrown: PoolRoll, verdict: Verdict,
+            chance: float | None) -> CheckRecord:
+    """CHK-REC-01..08/20: what the roll used, each extra only where it applies; built once, with
+    ``effects``/``from`` (ITM-CHECK-15) and the source already in place."""
     check, sheet, ask = plan.check, roll.sheet, roll.ask
     reroll = check.reroll
+    effects, sources = changes_of(sheet, roll.ctx.ruleset.resolution)
     return CheckRecord(
         status="resolved", skill=ask.skill, who=ask.who, dc=check.needed,
         rolls=list(thrown.rolls), used=thrown.successes, modifier=thrown.net - thrown.successes,
@@ -102,9 +104,9 @@ def _record(roll: Roll, plan: Plan, bought: Bought, thrown: PoolRoll,
         double=check.double if plan.double_moved else None,
         complication=True if thrown.complication else None, adjust=sheet.adjust or None,
         reroll=reroll.id if reroll and reroll.id and thrown.rerolled else None,
-        reason=bought.reason, effects=_effect_names(roll),
+        reason=bought.reason, effects=effects, from_=sources,
         exact=thrown.exact if check.exact_counts is not None else None,
-        feedback=_feedback(roll, plan, thrown, verdict),
+        chance=chance, source=ask.source, feedback=_feedback(roll, plan, thrown, verdict),
     )
 
 
@@ -126,11 +128,6 @@ def _feedback(roll: Roll, plan: Plan, thrown: PoolRoll, verdict: Verdict) -> str
     if roll.sheet.target == "unknown":
         parts.append(f'No check is named "{roll.ask.skill}": rolled with no sheet number.')
     return " ".join((*parts, *plan.notes))
-
-
-def _effect_names(roll: Roll) -> str | None:
-    names = [m.source for m in roll.sheet.modifiers if m.source]
-    return ", ".join(dict.fromkeys(names)) or None
 
 
 def _chance(check: PoolCheck, outcomes: Outcomes | None) -> float | None:

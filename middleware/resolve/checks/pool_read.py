@@ -135,9 +135,12 @@ def stance_count(roll: Roll, res: DicePool) -> Count:
     return "reach"
 
 
+_NUMBER = re.compile(r"[-+]?\d{1,7}")
+
+
 def number(text: str | None) -> int | None:
     """The first whole number in ``text`` (``"8"``, ``"+2"``, ``"-5 dice"``), else None."""
-    match = re.search(r"[-+]?\d{1,7}", text or "")
+    match = _NUMBER.search(text or "")
     return int(match.group()) if match else None
 
 

@@ -55,6 +55,8 @@ class Ask:
     save_hint: bool = False
     attrs: Mapping[str, str] = field(default_factory=dict)
     """Every attribute the tag declared (lowercased keys): each kind reads its own from here."""
+    source: str = ""
+    """The tag exactly as the GM wrote it (the record's ``source``)."""
 
 
 class CheckRecord(Record):

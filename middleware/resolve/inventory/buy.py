@@ -27,9 +27,9 @@ from middleware.items.bag import Bag, Goods, held, put
 from middleware.items.carry import fits, piece_weight
 from middleware.items.lookup import find_item
 from middleware.items.money import Payment, Refusal, pay, purse_line
-from middleware.market.day import pricing_place, size_rank, today, with_today
+from middleware.market.day import today, with_today
 from middleware.market.fakes import fake_for
-from middleware.market.index import Listing, MarketIndex, market_index
+from middleware.market.index import Listing, MarketIndex, market_here
 from middleware.market.notice import notice_before_buy
 from middleware.market.prices import Price, price
 from middleware.market.sellers import found_in, serves
@@ -89,9 +89,7 @@ def read_deal(ask: ItemAsk, state: GameState, ctx: Context) -> Deal | InventoryR
     buyer = holder(state, ask.who)
     if buyer is None:
         return unknown_character(ask, ask.who)
-    market = market_index(ctx.ruleset)
-    place = pricing_place(state, ctx)
-    rank = size_rank(ctx.ruleset, place.size) if place is not None else None
+    market, place, rank = market_here(state, ctx)
     if market is None or place is None or rank is None:
         return _no_place(ask, buyer, market is not None, place)
     level = market.level(ask.attrs.get("level"))

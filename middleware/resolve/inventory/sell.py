@@ -25,9 +25,9 @@ from middleware.items.carry import bag_weight, fits
 from middleware.items.index import STANDARD_STACK, RulesetItem
 from middleware.items.lookup import find_item
 from middleware.items.money import Coins, coins_text
-from middleware.market.day import pricing_place, size_of, size_rank, today, with_today
+from middleware.market.day import size_of, today, with_today
 from middleware.market.fakes import honest_sale
-from middleware.market.index import Listing, MarketIndex, market_index
+from middleware.market.index import Listing, MarketIndex, market_here, market_index
 from middleware.market.prices import amount_text, buy_back, in_coins, scaled, stated_in
 from middleware.market.sellers import found_in
 from middleware.resolve import Context, Resolution
@@ -74,9 +74,7 @@ def read_sale(ask: ItemAsk, state: GameState, ctx: Context) -> Sale | InventoryR
     member = holder(state, ask.who)
     if member is None:
         return unknown_character(ask, ask.who)
-    market = market_index(ctx.ruleset)
-    place = pricing_place(state, ctx)
-    rank = size_rank(ctx.ruleset, place.size) if place is not None else None
+    market, place, rank = market_here(state, ctx)
     if market is None or place is None or rank is None:
         where = "No market here" if place is None or market is None else f"{place.name} has no "\
             "market"

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
 
 from middleware.items.bag import Bag, Goods, held, is_loose, merge_back, split_off
 from middleware.items.lookup import items_in
@@ -30,82 +32,40 @@ from middleware.sheet.check import view_for
 from middleware.state import GameState, Stack
 
 _Where = Callable[[Stack], bool]
+_Full = Callable[[ItemAsk, GameState, Context, Member, Named, int], InventoryRecord | None]
+"""The refusal when the holder has no room for ``count`` more pieces, else None."""
+_After = Callable[[Context, Resolution, Member], Resolution]
 
 
 def equip(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     """ITM-BAG-10/11: put ``count`` (1) pieces on, if their slots are free."""
-    found = _ruleset_item(ask, state, ctx, need="slots")
-    if isinstance(found, InventoryRecord):
-        return Resolution(state, found)
-    member, named = found
-    bag = member.character.bag
-    index = _pick(bag, named.goods, lambda s: not s.equipped)
-    if index is None:
-        return _unchanged(ask, state, member, named, f"{named.label} is already equipped.")
-    count = min(ask.count or 1, bag[index].count)
-    full = _full_slots(ctx, bag, named, count, state)
-    if full:
-        return Resolution(state, refused(ask.action, "slots-full", f"{member.name} has no free "
-                                         f"{full} for {named.label}.", item=named.label,
-                                         who=member.name))
-    return _changed(ask, state, member, named, split_off(bag, index, count, equipped=True), count)
+    return _put_on(ask, state, ctx, _EQUIPPED)
 
 
 def unequip(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     """Take an equipped stack off (never a bound cursed one, ITM-BAG-13)."""
-    found = _ruleset_item(ask, state, ctx, need="slots")
-    if isinstance(found, InventoryRecord):
-        return Resolution(state, found)
-    member, named = found
-    bag = member.character.bag
-    index = _pick(bag, named.goods, lambda s: s.equipped)
-    if index is None:
-        return Resolution(state, refused(ask.action, "not-equipped", f"{named.label} is not "
-                                         "equipped.", item=named.label, who=member.name))
-    if bag[index].bound and is_cursed(named):
+    taken = _take_off(ask, state, ctx, _EQUIPPED)
+    if isinstance(taken, Resolution):
+        return taken
+    member, named, index = taken
+    if member.character.bag[index].bound and is_cursed(named):
         return Resolution(state, _cursed(ask, member, named))
-    count = bag[index].count
-    bag = (*bag[:index], bag[index].model_copy(update={"equipped": False}), *bag[index + 1:])
-    return _changed(ask, state, member, named, merge_back(bag, index, named.limit), count)
+    return _let_go(ask, state, taken, _EQUIPPED)
 
 
 def bind(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
-    """ITM-BAG-12: bind ``count`` (1) pieces while fewer than ``binding.max`` are bound."""
-    found = _ruleset_item(ask, state, ctx, need="binds")
-    if isinstance(found, InventoryRecord):
-        return Resolution(state, found)
-    member, named = found
-    bag = member.character.bag
-    index = _pick(bag, named.goods, lambda s: not s.bound)
-    if index is None:
-        return _unchanged(ask, state, member, named, f"{named.label} is already bound.")
-    count = min(ask.count or 1, bag[index].count)
-    most = binding_max(ctx, member)
-    bound = sum(s.count for s in bag if s.bound)
-    if bound + count > most:
-        return Resolution(state, refused(ask.action, "binding-full", f"{member.name} has {bound} "
-                                         f"of {most} bound already.", item=named.label,
-                                         who=member.name))
-    tied = _changed(ask, state, member, named, split_off(bag, index, count, bound=True), count)
-    revealed, lines = reveal_bound(ctx.ruleset, tied.state, member.index)  # ITM-FAKE-09
-    return with_lines(Resolution(revealed, tied.record), lines)
+    """ITM-BAG-12: bind ``count`` (1) pieces while fewer than ``binding.max`` are bound; binding
+    a fake reveals it (ITM-FAKE-09)."""
+    return _put_on(ask, state, ctx, _BOUND, after=_reveal)
 
 
 def unbind(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     """Release a bound stack; on a cursed item the GM's unbind ends the curse (ITM-BAG-13)."""
-    found = _ruleset_item(ask, state, ctx, need="binds")
-    if isinstance(found, InventoryRecord):
-        return Resolution(state, found)
-    member, named = found
-    bag = member.character.bag
-    index = _pick(bag, named.goods, lambda s: s.bound)
-    if index is None:
-        return Resolution(state, refused(ask.action, "not-bound", f"{named.label} is not bound.",
-                                         item=named.label, who=member.name))
-    count = bag[index].count
-    bag = (*bag[:index], bag[index].model_copy(update={"bound": False}), *bag[index + 1:])
-    note = "The curse is ended." if is_cursed(named) else None
-    return _changed(ask, state, member, named, merge_back(bag, index, named.limit), count, note)
+    taken = _take_off(ask, state, ctx, _BOUND)
+    if isinstance(taken, Resolution):
+        return taken
+    note = "The curse is ended." if is_cursed(taken[1]) else None
+    return _let_go(ask, state, taken, _BOUND, note)
 
 
 def binding_max(ctx: Context, member: Member) -> int:
@@ -126,6 +86,48 @@ def occupied(ctx: Context, bag: Bag, state: GameState | None = None) -> dict[str
         for slot, n in (found.item.slots.items() if found else ()):
             taken[slot] = taken.get(slot, 0) + n * stack.count
     return taken
+
+
+def _no_free_slots(ask: ItemAsk, state: GameState, ctx: Context, member: Member, named: Named,
+                   count: int) -> InventoryRecord | None:
+    """ITM-BAG-10: ``slots-full`` when ``count`` more pieces would overfill a slot."""
+    full = _full_slots(ctx, member.character.bag, named, count, state)
+    if not full:
+        return None
+    return refused(ask.action, "slots-full", f"{member.name} has no free {full} for "
+                   f"{named.label}.", item=named.label, who=member.name)
+
+
+def _binding_full(ask: ItemAsk, state: GameState, ctx: Context, member: Member, named: Named,
+                  count: int) -> InventoryRecord | None:
+    """ITM-BAG-12: ``binding-full`` when ``count`` more would pass ``binding.max``."""
+    most = binding_max(ctx, member)
+    bound = sum(s.count for s in member.character.bag if s.bound)
+    if bound + count <= most:
+        return None
+    return refused(ask.action, "binding-full", f"{member.name} has {bound} of {most} bound "
+                   "already.", item=named.label, who=member.name)
+
+
+def _reveal(ctx: Context, tied: Resolution, member: Member) -> Resolution:
+    """ITM-FAKE-09: a fake just bound shows what it really is."""
+    revealed, lines = reveal_bound(ctx.ruleset, tied.state, member.index)
+    return with_lines(Resolution(revealed, tied.record), lines)
+
+
+@dataclass(frozen=True, slots=True)
+class _Way:
+    """Equipping or binding: what the ruleset and the item must offer, the stack's flag (its name
+    is also the word the Game Master reads: "already equipped", ``not-bound``) and the refusal
+    when the holder has no room for more."""
+
+    need: Literal["slots", "binds"]
+    flag: Literal["equipped", "bound"]
+    full: _Full
+
+
+_EQUIPPED = _Way("slots", "equipped", _no_free_slots)
+_BOUND = _Way("binds", "bound", _binding_full)
 
 
 def _full_slots(ctx: Context, bag: Bag, named: Named, count: int,
@@ -167,6 +169,52 @@ def _ruleset_item(ask: ItemAsk, state: GameState, ctx: Context,
         return refused(ask.action, "not-bindable", f"{found.label} cannot be bound.",
                        item=found.label, who=member.name)
     return member, found
+
+
+def _put_on(ask: ItemAsk, state: GameState, ctx: Context, way: _Way,
+            after: _After | None = None) -> Resolution:
+    """``count`` (1) pieces of a stack without the ``way`` flag split off with it set, unless the
+    holder has no room (``way.full``); pieces that all have it already change nothing."""
+    found = _ruleset_item(ask, state, ctx, need=way.need)
+    if isinstance(found, InventoryRecord):
+        return Resolution(state, found)
+    member, named = found
+    bag = member.character.bag
+    index = _pick(bag, named.goods, lambda s: not getattr(s, way.flag))
+    if index is None:
+        return _unchanged(ask, state, member, named, f"{named.label} is already {way.flag}.")
+    count = min(ask.count or 1, bag[index].count)
+    full = way.full(ask, state, ctx, member, named, count)
+    if full is not None:
+        return Resolution(state, full)
+    done = _changed(ask, state, member, named, split_off(bag, index, count, **{way.flag: True}),
+                    count)
+    return after(ctx, done, member) if after is not None else done
+
+
+def _take_off(ask: ItemAsk, state: GameState, ctx: Context,
+              way: _Way) -> tuple[Member, Named, int] | Resolution:
+    """The holder, the item and a stack with the ``way`` flag; ``not-equipped``/``not-bound``
+    when they hold none."""
+    found = _ruleset_item(ask, state, ctx, need=way.need)
+    if isinstance(found, InventoryRecord):
+        return Resolution(state, found)
+    member, named = found
+    index = _pick(member.character.bag, named.goods, lambda s: bool(getattr(s, way.flag)))
+    if index is None:
+        return Resolution(state, refused(ask.action, f"not-{way.flag}", f"{named.label} is not "
+                                         f"{way.flag}.", item=named.label, who=member.name))
+    return member, named, index
+
+
+def _let_go(ask: ItemAsk, state: GameState, taken: tuple[Member, Named, int], way: _Way,
+            note: str | None = None) -> Resolution:
+    """The whole stack loses the ``way`` flag and joins its loose twins (ITM-BAG-05)."""
+    member, named, index = taken
+    bag = member.character.bag
+    bag = (*bag[:index], bag[index].model_copy(update={way.flag: False}), *bag[index + 1:])
+    return _changed(ask, state, member, named, merge_back(bag, index, named.limit),
+                    member.character.bag[index].count, note)
 
 
 def _pick(bag: Bag, goods: Goods, where: _Where) -> int | None:

@@ -1,0 +1,48 @@
+"""Values worked out once per immutable input, looked up by the inputs' identity.
+
+A ruleset is loaded once and never changes, so what is derived from it (its item index, its words,
+its market) is built once per ruleset object and reused by every tag. Each entry keeps strong
+references to the objects it is keyed on, so an ``id`` cannot be taken by another object while the
+entry lives; past its limit the cache starts again empty (a process holds a handful of rulesets).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+R = TypeVar("R")
+V = TypeVar("V")
+
+
+class IdentityCache(Generic[V]):
+    """``get(objects, extra, build)``: ``build()`` once per identity of ``objects`` plus the
+    hashable ``extra``; later calls with the same objects (by identity) get the same value."""
+
+    __slots__ = ("_entries", "_limit")
+
+    def __init__(self, limit: int = 64) -> None:
+        self._limit = limit
+        self._entries: dict[Hashable, tuple[tuple[object, ...], V]] = {}
+
+    def get(self, objects: tuple[object, ...], extra: Hashable, build: Callable[[], V]) -> V:
+        key = (*(id(o) for o in objects), extra)
+        hit = self._entries.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], objects, strict=True)):
+            return hit[1]
+        if len(self._entries) > self._limit:
+            self._entries.clear()
+        made = build()
+        self._entries[key] = (objects, made)
+        return made
+
+
+def per_ruleset(build: Callable[[R], V]) -> Callable[[R], V]:
+    """``build(ruleset)`` worked out once per ruleset object (a decorator)."""
+    cache: IdentityCache[V] = IdentityCache()
+
+    @functools.wraps(build)
+    def once(ruleset: R) -> V:
+        return cache.get((ruleset,), None, lambda: build(ruleset))
+    return once

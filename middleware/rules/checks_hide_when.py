@@ -1,0 +1,76 @@
+"""SHEET-IMPORT-09: a ``hideWhen`` may only compare its field with values that field can hold.
+
+``checks_sheet`` refuses a ``hideWhen`` naming no field; this refuses the values. Each value is
+checked on its own: the wrong type (text against a number field, a number against a boolean) or a
+value an enum does not offer is refused in any comparison; a number outside the field's range or a
+text longer than its ``maxLength`` is refused in ``notEquals`` and ``in`` only, because an
+out-of-range ``equals`` (it simply never hides) is what older files have and the guide accepts it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from middleware.errors import Problem
+from middleware.rules.sheet import SheetBlock
+from middleware.rules.sheet_fields import (
+    BooleanField,
+    EnumField,
+    HideWhen,
+    LongtextField,
+    NumberField,
+    Scalar,
+    SheetField,
+    TextField,
+)
+
+HOLDERS = ("fields", "derived", "lists", "live.pools", "live.tracks", "live.states")
+"""Where a ``hideWhen`` may sit, as JSON paths under ``$.sheet``."""
+
+
+def check_hide_when(ruleset: Any) -> Iterable[Problem]:
+    """Every ``hideWhen`` value its field cannot hold, at the value's JSON path."""
+    sheet: SheetBlock = ruleset.sheet
+    fields = sheet.by_id.fields
+    for name in HOLDERS:
+        owner: Any = sheet
+        for part in name.split("."):
+            owner = getattr(owner, part)
+        for i, item in enumerate(owner):
+            hide: HideWhen | None = getattr(item, "hide_when", None)
+            field = fields.get(hide.field) if hide is not None else None
+            if hide is not None and field is not None:
+                yield from _values(f"$.sheet.{name}[{i}].hideWhen", hide, field)
+
+
+def _values(path: str, hide: HideWhen, field: SheetField) -> Iterator[Problem]:
+    if hide.equals is not None:
+        yield from _one(f"{path}.equals", hide.equals, field, strict=False)
+    if hide.not_equals is not None:
+        yield from _one(f"{path}.notEquals", hide.not_equals, field, strict=True)
+    for j, value in enumerate(hide.in_ or ()):
+        yield from _one(f"{path}.in[{j}]", value, field, strict=True)
+
+
+def _one(path: str, value: Scalar, field: SheetField, *, strict: bool) -> Iterator[Problem]:
+    """``strict``: also hold numbers to the range and text to ``maxLength``."""
+    problem = _cannot_hold(value, field, strict)
+    if problem is not None:
+        yield Problem(path, f"field {field.id!r} cannot hold {value!r}: {problem}")
+
+
+def _cannot_hold(value: Scalar, field: SheetField, strict: bool) -> str | None:
+    if isinstance(field, NumberField):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return "it is a number field"
+        return "outside its range" if strict and not field.min <= value <= field.max else None
+    if isinstance(field, BooleanField):
+        return None if isinstance(value, bool) else "it is a boolean field"
+    if not isinstance(value, str):
+        return "it holds text"
+    if isinstance(field, EnumField):
+        return None if value in field.values else f"not one of {field.values}"
+    if strict and isinstance(field, TextField | LongtextField) and len(value) > field.max_length:
+        return f"longer than maxLength {field.max_length}"
+    return None

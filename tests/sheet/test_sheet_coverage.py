@@ -1,0 +1,118 @@
+"""Every requirement of the sheet digest (sheet.md) is cited by a test, or named out of scope.
+
+The ids are read from the digest at test time, so a requirement added to the page and forgotten
+here fails. A test cites an id in a docstring or a comment anywhere under ``tests/``: one by one
+(``SHEET-ADJ-03``), as a range (``SHEET-REST-01..09``) or as a list (``SHEET-WND-01/02/03``).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.conftest import SHARED
+
+DIGEST = SHARED / "spec" / "sheet.md"
+TESTS = Path(__file__).resolve().parents[1]
+
+OUT_OF_SCOPE: dict[str, str] = {
+    "SHEET-SEC-01": "[D] grouping under section headings in the editor, the in-game sheet and "
+                    "the GM's sheet block: display only (a section's untrained rule, "
+                    "SHEET-SEC-02, is in scope)",
+    "SHEET-SKL-08": "[D] how the editor and the GM's sheet block print a number (+3, 3 dice)",
+    "SHEET-LST-06": "[D] scaled catalog columns are recomputed by the peer's sheet editor; our "
+                    "choice: the middleware never recomputes them, a transcript states the number",
+    "SHEET-LST-07": "[X] lists read as combat attack rows, abilities and battle skills, and [D] "
+                    "the GM sheet block's summary lists",
+    "SHEET-LIVE-09": "[X, D] live text (5e concentration) is shown and used in fights only; no "
+                     "check or item rule reads it",
+    "SHEET-WND-09": "[X] marking a wound track by a fight's blow or [sheet: op=damage]: neither "
+                    "is among our four tags",
+    "SHEET-BUILD-04": "[D] where the peer keeps sheets (character cards, persona, chat metadata): "
+                      "its storage, not ours; transcripts carry the envelope itself",
+    "SHEET-BUILD-05": "[X] bestiary creatures written as a sheet: read only by combat",
+    "SHEET-FLD-06": "layers are never switched on here: ruleset.layers is kept raw until the "
+                    "layers issue (middleware/rules/ruleset.py), so no enum value a layer removes "
+                    "can be in force",
+    "SHEET-IMPORT-19": "layers are kept raw and unapplied until the layers issue "
+                       "(middleware/rules/ruleset.py); the digest gives no shape for "
+                       "layers[].fields to compare hideWhen values with",
+}
+
+_DECLARED = re.compile(r"^ *\d+\. \*\*(SHEET-[A-Z]+-\d+)\*\*", re.MULTILINE)
+_BOLD = re.compile(r"\*\*SHEET-[A-Z]+-\d+\*\*")
+_CITED = re.compile(r"(?<![A-Z-])(SHEET-[A-Z]+)-(\d+)((?:(?:\.\.|/)\d+)*)")
+_MORE = re.compile(r"(\.\.|/)(\d+)")
+
+
+def declared_ids(text: str) -> list[str]:
+    """The SHEET ids the digest lists as requirements, in its order."""
+    return _DECLARED.findall(text)
+
+
+def cited_ids(text: str) -> set[str]:
+    """The ids a docstring or comment cites: ``..`` ranges and ``/`` lists expanded."""
+    cited: set[str] = set()
+    for family, first, more in _CITED.findall(text):
+        numbers = [int(first)]
+        for separator, number in _MORE.findall(more):
+            last = int(number)
+            numbers += range(numbers[-1] + 1, last + 1) if separator == ".." else [last]
+        cited |= {f"{family}-{n:02d}" for n in numbers}
+    return cited
+
+
+def citations(source: str) -> Iterator[str]:
+    """Every docstring (module, class, function) and every comment of one module."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            yield ast.get_docstring(node) or ""
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            yield token.string
+
+
+def cited_under_tests() -> set[str]:
+    """The ids cited anywhere under tests/, except in this module (its own docstrings name ids
+    only to test the parser)."""
+    cited: set[str] = set()
+    for path in sorted(TESTS.rglob("*.py")):
+        if path.resolve() == Path(__file__).resolve():
+            continue
+        for text in citations(path.read_text(encoding="utf-8")):
+            cited |= cited_ids(text)
+    return cited
+
+
+def test_the_parser_finds_every_requirement_once() -> None:
+    """Every bold SHEET id of the digest is a numbered requirement, found once."""
+    text = DIGEST.read_text(encoding="utf-8")
+    declared = declared_ids(text)
+    assert (len(_BOLD.findall(text)), len(declared)) == (len(declared), len(set(declared)))
+
+
+def test_ranges_and_lists_cite_every_id_in_them() -> None:
+    """``SHEET-ADJ-01..03``, ``SHEET-WND-01/04`` and ``SHEET-PEN-05`` cite six ids; an
+    ``ITM-SHEET-02`` is another digest's id and cites none."""
+    expected = {"SHEET-ADJ-01", "SHEET-ADJ-02", "SHEET-ADJ-03", "SHEET-WND-01", "SHEET-WND-04",
+                "SHEET-PEN-05"}
+    assert expected == cited_ids("SHEET-ADJ-01..03, SHEET-WND-01/04 and SHEET-PEN-05; "
+                                 "ITM-SHEET-02")
+
+
+def test_out_of_scope_names_real_requirements_with_reasons() -> None:
+    """Each out-of-scope entry is a requirement of the digest and says why."""
+    declared = set(declared_ids(DIGEST.read_text(encoding="utf-8")))
+    assert [] == [k for k, why in OUT_OF_SCOPE.items() if k not in declared or not why.strip()]
+
+
+def test_every_requirement_is_cited_or_out_of_scope() -> None:
+    """sheet.md: every SHEET id is cited by a test docstring or comment under tests/, or is
+    listed in OUT_OF_SCOPE with its reason."""
+    cited = cited_under_tests()
+    declared = declared_ids(DIGEST.read_text(encoding="utf-8"))
+    assert [] == [one for one in declared if one not in cited and one not in OUT_OF_SCOPE]
