@@ -40,7 +40,7 @@ key = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,7}", fullmatch=True)
 spacing = st.text(alphabet=" \t\n", max_size=3)
 gap = st.text(alphabet=" \t\n", min_size=1, max_size=3)
 
-# quoted: DOUBLE | SINGLE | CURLY_DOUBLE | CURLY_SINGLE | LOW_DOUBLE | GUILLEMETS
+# QUOTED: DOUBLE | SINGLE | CURLY_DOUBLE | CURLY_SINGLE | LOW_DOUBLE | GUILLEMETS
 inside = st.text(
     alphabet=st.characters(exclude_characters=QUOTE_CHARS, codec="utf-8"),
     max_size=12,
@@ -50,10 +50,10 @@ quoted = st.tuples(st.sampled_from(QUOTES), inside).map(lambda q: q[0][0] + q[1]
 # WORD: an unquoted value or bare word, to the next whitespace
 word = st.from_regex(r"[A-Za-z0-9+\-.,;]{1,10}", fullmatch=True)
 
-# value: WORD | quoted (or nothing: a bare `key=`)
+# the value of a pair: WORD | QUOTED (or nothing: a bare `key=`)
 value = word | quoted | st.just("")
 
-# pair: KEY "=" [value]
+# pair: KEY_IS [WORD | QUOTED]   (KEY_IS is the key with its "=", any spacing between)
 pair = st.builds(lambda k, s1, s2, v: f"{k}{s1}={s2}{v}", key, spacing, spacing, value)
 
 # bare: WORD | quoted
