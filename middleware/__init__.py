@@ -23,6 +23,7 @@ from middleware.rules import Ruleset, load_ruleset, ruleset_json_schema, validat
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.segments import Tag, Text
 from middleware.sheet.party import read_party
+from middleware.sheet.peer import read_peer_character, read_peer_party
 from middleware.state import Character, GameState, Live, Place, Sheet, Stack
 from middleware.stores import MemoryStore, SQLiteStore, open_store
 from middleware.stores.base import Store
@@ -61,6 +62,8 @@ __all__ = [
     "open_store",
     "parse",
     "read_party",
+    "read_peer_character",
+    "read_peer_party",
     "resolve_reply",
     "ruleset_json_schema",
     "validate_ruleset",
