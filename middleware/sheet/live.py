@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 POOL_CAP = 1_000_000
 MAX_BOXES = 64
+_NO_WOUNDS = Wounds()
+"""An unmarked track (one shared frozen value rather than one per read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +189,7 @@ class LiveView:
 
     def _marks(self, track: Track, length: int) -> tuple[tuple[str, ...], int]:
         """SHEET-WND-06: stored marks cleaned up; what does not fit is overflow."""
-        stored = self.stored.wounds.get(track.id, Wounds())
+        stored = self.stored.wounds.get(track.id) or _NO_WOUNDS
         severity = {k.id: k.severity for k in track.kinds or ()}
         if track.indexed:
             cells = [m if m in severity else "" for m in stored.marks]
