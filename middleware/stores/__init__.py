@@ -1,4 +1,4 @@
-"""Stores: one async interface, in memory and in SQLite (SPEC §2, §3).
+"""Stores: one async interface, in memory, in SQLite and in PostgreSQL (SPEC §2, §3).
 
 ``open_store(url)`` picks one by URL::
 
@@ -6,7 +6,10 @@
     sqlite:///replays/game.db      a SQLite file, relative to the working directory
     sqlite:////var/lib/gm/game.db  a SQLite file by absolute path
     game.db, ./saves/game.sqlite   a bare path ending in .db, .sqlite or .sqlite3
-    postgresql://...               not yet available
+    postgresql://user@host/db      PostgreSQL, for several workers (also postgres://); add
+                                   ?schema=NAME for a schema other than public
+
+The PostgreSQL store is imported only when a URL asks for it (asyncpg takes a while to import).
 """
 
 from __future__ import annotations
@@ -38,9 +41,12 @@ async def open_store(url: str) -> Store:
     if url.startswith(_SQLITE) and len(url) > len(_SQLITE):
         return await SQLiteStore.open(url.removeprefix(_SQLITE))
     if url.startswith(_POSTGRES):
-        raise StoreError("the PostgreSQL store is not yet available; use sqlite:///path.db")
+        from middleware.stores.postgres import PostgresStore
+
+        return await PostgresStore.open(url)
     if "://" not in url and url.lower().endswith(_SQLITE_SUFFIXES):
         return await SQLiteStore.open(url)
     raise StoreError(
-        f"unknown store {url!r}: use memory://, sqlite:///path.db or a path ending in .db"
+        f"unknown store {url!r}: use memory://, sqlite:///path.db, a path ending in .db "
+        "or postgresql://user@host/db"
     )

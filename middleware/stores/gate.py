@@ -28,6 +28,12 @@ class Gate:
         """Whether the current task is inside a batch of this gate."""
         return any(gate is self for gate in _HELD.get())
 
+    async def wait(self) -> None:
+        """Wait while another task holds a batch; for stores whose calls may run side by side."""
+        if not self.held() and self._lock.locked():
+            async with self._lock:
+                pass
+
     @asynccontextmanager
     async def one(self) -> AsyncIterator[None]:
         """Pass for one store call: wait for other writers, unless this task holds the batch."""

@@ -8,6 +8,8 @@ import pytest
 
 from middleware.errors import GMError
 from middleware.stores import MemoryStore, SQLiteStore, open_store
+from middleware.stores.postgres import PostgresStore
+from tests.stores.pg import fresh_schema
 
 
 async def test_memory_url_opens_a_memory_store() -> None:
@@ -40,10 +42,16 @@ async def test_sqlite_url_path_is_relative_to_the_working_directory(
     assert (tmp_path / "saves.db").exists()
 
 
-async def test_postgresql_is_not_yet_available() -> None:
-    """A PostgreSQL URL is refused with a message that says so."""
-    with pytest.raises(GMError, match="not yet available"):
-        await open_store("postgresql://gm@localhost/games")
+@pytest.mark.parametrize("scheme", ["postgresql", "postgres"])
+async def test_postgresql_url_opens_a_postgres_store(scheme: str) -> None:
+    """``postgresql://`` (or ``postgres://``) opens the PostgreSQL store, in the schema named."""
+    async with fresh_schema() as url:
+        store = await open_store(url.replace("postgresql", scheme, 1))
+        try:
+            assert isinstance(store, PostgresStore)
+            assert 0 == len(await store.list_candidates("millbrook", 1))
+        finally:
+            await store.close()
 
 
 @pytest.mark.parametrize("url", ["redis://x", "game.txt", "sqlite:///"])

@@ -15,14 +15,22 @@ import pytest
 from middleware.errors import GameError, StoreError
 from middleware.stores import MemoryStore, SQLiteStore, Store
 from middleware.stores.base import CandidateRow, GameRow, TurnRow
+from middleware.stores.postgres import PostgresStore
 from tests.conftest import compat_json
+from tests.stores.pg import fresh_schema
 
-KINDS = ["memory", "sqlite"]
+KINDS = ["memory", "sqlite", "postgres"]
 
 
 @pytest.fixture(params=KINDS)
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    made: Store = MemoryStore() if request.param == "memory" else await SQLiteStore.open(
+    if request.param == "postgres":
+        async with fresh_schema() as url:
+            made: Store = await PostgresStore.open(url)
+            yield made
+            await made.close()
+        return
+    made = MemoryStore() if request.param == "memory" else await SQLiteStore.open(
         tmp_path / "game.db")
     yield made
     await made.close()

@@ -1,0 +1,297 @@
+"""The PostgreSQL store: several workers, on several machines, sharing games (SPEC §2, §3, §8).
+
+Open it with ``await PostgresStore.open("postgresql://user@host:5432/db?schema=gm")``; ``schema``
+(ours, not libpq's) picks the schema the tables live in, created if missing, ``public`` by default.
+Every other part of the URL goes to asyncpg as written. The schema is created on open, idempotently,
+under an advisory lock so workers starting together do not race.
+
+Calls run side by side on a pool of connections. ``add_candidate`` is one transaction that first
+locks the turn's row (``FOR UPDATE``): writers to one turn, in any process, queue there, and the
+next index, the row and the selection are stored whole or not at all. A key seen on the turn is
+found after the lock, so retries racing each other store one candidate. ``batch()`` holds one
+connection in one transaction (nested batches are savepoints); other tasks of this process wait for
+it, tasks it starts share its connection, one statement at a time, and a worker elsewhere writing to
+a turn the batch wrote waits for its commit. asyncpg's errors become ours in ``_pg_errors`` only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import asyncpg
+import asyncpg.pool
+
+from middleware.errors import GameError, StoreError
+from middleware.stores import postgres_sql as sql
+from middleware.stores.base import (
+    JSON,
+    CandidateRow,
+    GameRow,
+    TurnRow,
+    check_fork,
+    check_turn_number,
+)
+from middleware.stores.codec import decode_json, encode_json
+from middleware.stores.gate import Gate
+
+# Strings: asyncpg's classes are generic only in its stubs.
+Connection: TypeAlias = "asyncpg.pool.PoolConnectionProxy[asyncpg.Record]"
+Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"
+
+_FOREIGN = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError,
+            TimeoutError)
+_SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+
+@contextmanager
+def _pg_errors(doing: str) -> Iterator[None]:
+    """Map asyncpg's (and the network's) errors to ``StoreError``, the cause chained."""
+    try:
+        yield
+    except _FOREIGN as exc:
+        raise StoreError(f"could not {doing}: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Batch:
+    """An open batch: its store, the connection it holds, and a lock for the tasks sharing it."""
+
+    store: PostgresStore
+    conn: Connection
+    lock: asyncio.Lock
+
+
+# Module level on purpose: a ContextVar made per instance is never freed.
+_BATCHES: ContextVar[tuple[_Batch, ...]] = ContextVar("gm_middleware_pg_batches", default=())
+
+
+class PostgresStore:
+    """A ``Store`` in PostgreSQL; open it with ``await PostgresStore.open(url)``."""
+
+    def __init__(self, pool: Pool, where: str) -> None:
+        self._pool = pool
+        self.where = where
+        self._gate = Gate()
+
+    @classmethod
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
+        """Connect a pool to ``url`` and create the schema if it is missing."""
+        dsn, schema, where = _read_url(url)
+        with _pg_errors(f"open the PostgreSQL store at {where}"):
+            pool = await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size,
+                                             server_settings={"search_path": f'"{schema}"'})
+        store = cls(pool, where)
+        try:
+            await store._prepare(schema)
+        except BaseException:
+            pool.terminate()
+            raise
+        return store
+
+    async def create_game(self, game: GameRow) -> None:
+        """Store a new game; ``GameError`` if the chat id is taken."""
+        values = (game.chat, game.ruleset_id, encode_json(game.ruleset, "the ruleset"),
+                  str(game.seed), encode_json(game.options, "the options"),
+                  encode_json(game.state, "the state"), game.parent, game.forked_at)
+        async with self._connection("create a game") as conn:
+            if not _changed(await conn.execute(sql.CREATE_GAME, *values)):
+                raise GameError(f"chat {game.chat!r} already has a game")
+
+    async def get_game(self, chat: str) -> GameRow:
+        """The game of ``chat``; ``GameError`` if there is none."""
+        async with self._connection("read a game") as conn:
+            r = await conn.fetchrow(sql.GET_GAME, chat)
+        if r is None:
+            raise GameError(f"no game for chat {chat!r}")
+        return GameRow(chat, r[0], decode_json(r[1]), int(r[2]), decode_json(r[3]),
+                       decode_json(r[4]), r[5], r[6])
+
+    async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
+        """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
+        check_turn_number(turn)
+        text = encode_json(user_text, "the player's text")
+        async with self._connection("start a turn") as conn:
+            if not _changed(await conn.execute(sql.START_TURN, chat, turn, text)) and (
+                    await conn.fetchval(sql.HAS_GAME, chat) is None):
+                raise GameError(f"no game for chat {chat!r}")
+
+    async def get_turn(self, chat: str, turn: int) -> TurnRow | None:
+        """Turn ``turn`` of ``chat``, or None."""
+        async with self._connection("read a turn") as conn:
+            r = await conn.fetchrow(sql.GET_TURN, chat, turn)
+        if r is None:
+            return None
+        return TurnRow(chat, turn, decode_json(r[0]), r[1], [decode_json(e) for e in r[2]])
+
+    async def last_turn(self, chat: str) -> int:
+        """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""
+        async with self._connection("read the last turn") as conn:
+            return await _last_turn(conn, chat)
+
+    async def add_candidate(self, row: CandidateRow) -> CandidateRow:
+        """Store a candidate and select it, in one transaction; a seen key returns the stored one."""
+        values = (row.key, str(row.seed), encode_json(row.reply, "the reply"),
+                  encode_json(row.text, "the text"), encode_json(row.records, "the records"),
+                  encode_json(row.state, "the state"))
+        async with self._connection("store a candidate") as conn, conn.transaction():
+            if await conn.fetchval(sql.LOCK_TURN, row.chat, row.turn) is None:
+                raise GameError(f"chat {row.chat!r} has no turn {row.turn}")
+            index = await conn.fetchval(sql.ADD_CANDIDATE, row.chat, row.turn, *values)
+            if index is None:  # only a key already seen stores nothing
+                return _candidate(await conn.fetchrow(sql.FIND_CANDIDATE, row.chat, row.turn,
+                                                      row.key))
+        return CandidateRow(row.chat, row.turn, index, row.key, row.seed, row.reply, row.text,
+                            decode_json(values[4]), decode_json(values[5]))
+
+    async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
+        """The candidate of the turn stored with ``key``, or None."""
+        async with self._connection("read candidates") as conn:
+            r = await conn.fetchrow(sql.FIND_CANDIDATE, chat, turn, key)
+        return None if r is None else _candidate(r)
+
+    async def get_candidate(self, chat: str, turn: int, index: int) -> CandidateRow:
+        """One candidate; ``GameError`` if it does not exist."""
+        async with self._connection("read candidates") as conn:
+            r = await conn.fetchrow(sql.GET_CANDIDATE, chat, turn, index)
+        if r is None:
+            raise GameError(f"turn {turn} of chat {chat!r} has no candidate {index}")
+        return _candidate(r)
+
+    async def list_candidates(self, chat: str, turn: int) -> list[CandidateRow]:
+        """Every candidate of the turn, by index."""
+        async with self._connection("read candidates") as conn:
+            rows = await conn.fetch(sql.LIST_CANDIDATES, chat, turn)
+        return [_candidate(r) for r in rows]
+
+    async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
+        """The selected candidate of the turn, or None if it has none."""
+        async with self._connection("read candidates") as conn:
+            r = await conn.fetchrow(sql.SELECTED_CANDIDATE, chat, turn)
+        return None if r is None else _candidate(r)
+
+    async def select(self, chat: str, turn: int, index: int) -> None:
+        """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""
+        async with self._connection("select a candidate") as conn:
+            if not _changed(await conn.execute(sql.SELECT, chat, turn, index)):
+                raise GameError(f"turn {turn} of chat {chat!r} has no candidate {index}")
+
+    async def add_event(self, chat: str, turn: int, event: JSON) -> None:
+        """Append a between-turn event to the turn; ``GameError`` if the turn was not started."""
+        saved = encode_json(event, "the event")
+        async with self._connection("add an event") as conn:
+            if not _changed(await conn.execute(sql.ADD_EVENT, chat, turn, saved)):
+                raise GameError(f"chat {chat!r} has no turn {turn}")
+
+    async def fork(self, chat: str, turn: int, new_chat: str) -> None:
+        """Copy the game and its turns up to ``turn`` (inclusive) into ``new_chat``, atomically."""
+        async with self._connection("fork a game") as conn, conn.transaction():
+            await conn.execute(sql.FORK_LOCK, chat, turn)
+            check_fork(chat, turn, await _last_turn(conn, chat), new_chat,
+                       await conn.fetchval(sql.HAS_GAME, new_chat) is not None)
+            if not _changed(await conn.execute(sql.FORK_GAME, new_chat, chat, turn)):
+                raise GameError(f"chat {new_chat!r} already has a game")  # a racing fork won
+            for statement in sql.FORK_ROWS:
+                await conn.execute(statement, new_chat, chat, turn)
+
+    @asynccontextmanager
+    async def batch(self) -> AsyncIterator[None]:
+        """Writes inside are committed when the block ends, or rolled back if it raises."""
+        if (held := self._held()) is not None:
+            async with self._savepoint(held):
+                yield
+            return
+        async with self._gate.hold():
+            with _pg_errors("store the batch"):
+                async with self._pool.acquire() as conn, conn.transaction():
+                    token = _BATCHES.set((*_BATCHES.get(), _Batch(self, conn, asyncio.Lock())))
+                    try:
+                        yield
+                    finally:
+                        _BATCHES.reset(token)
+
+    async def close(self) -> None:
+        """Close the pool; later calls raise ``StoreError``."""
+        with _pg_errors("close the store"):
+            await self._pool.close()
+
+    async def _prepare(self, schema: str) -> None:
+        """The schema and its tables, created once whoever opens first; a newer schema refused."""
+        async with self._connection(f"prepare the schema at {self.where}") as conn, \
+                conn.transaction():
+            await conn.execute(sql.SCHEMA_LOCK)
+            if not await conn.fetchval(sql.HAS_TABLES):
+                if await conn.fetchval(sql.HAS_SCHEMA, schema) is None:
+                    await conn.execute(f'CREATE SCHEMA "{schema}"')
+                await conn.execute(sql.SCHEMA)
+                await conn.execute(sql.SET_VERSION, sql.VERSION)
+            elif (version := await conn.fetchval(sql.SCHEMA_VERSION)) > sql.VERSION:
+                raise StoreError(f"{self.where} (schema {schema}) was written by a newer "
+                                 f"gm-middleware (version {version}, this one reads {sql.VERSION})")
+
+    def _held(self) -> _Batch | None:
+        """This store's batch that the current task is inside, if any."""
+        return next((b for b in _BATCHES.get() if b.store is self), None)
+
+    @asynccontextmanager
+    async def _connection(self, doing: str) -> AsyncIterator[Connection]:
+        """A connection for one call: the batch's (one task at a time) or one from the pool."""
+        with _pg_errors(doing):
+            if (held := self._held()) is not None:
+                async with held.lock:
+                    yield held.conn
+                return
+            await self._gate.wait()
+            async with self._pool.acquire() as conn:
+                yield conn
+
+    @asynccontextmanager
+    async def _savepoint(self, held: _Batch) -> AsyncIterator[None]:
+        """A nested batch: a savepoint on the batch's connection, undone alone if it raises."""
+        with _pg_errors("store the batch"):
+            async with held.lock:
+                savepoint = held.conn.transaction()
+                await savepoint.start()
+            try:
+                yield
+            except BaseException:
+                async with held.lock:
+                    await savepoint.rollback()
+                raise
+            async with held.lock:
+                await savepoint.commit()
+
+
+async def _last_turn(conn: Connection, chat: str) -> int:
+    last = await conn.fetchval(sql.LAST_TURN, chat)
+    if last is None:
+        raise GameError(f"no game for chat {chat!r}")
+    return int(last)
+
+
+def _changed(status: str) -> int:
+    """The number of rows a command changed, from its status (``INSERT 0 1``, ``UPDATE 3``)."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+def _candidate(r: Any) -> CandidateRow:
+    return CandidateRow(r[0], r[1], r[2], r[3], int(r[4]), decode_json(r[5]), decode_json(r[6]),
+                        decode_json(r[7]), decode_json(r[8]))
+
+
+def _read_url(url: str) -> tuple[str, str, str]:
+    """The DSN for asyncpg (without ``schema=``), the schema, and where it is (no password)."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    schema = next((v for k, v in query if k == "schema"), "public")
+    if not _SCHEMA_NAME.fullmatch(schema):
+        raise StoreError(f"schema={schema!r}: use letters, digits and _, not starting with a digit")
+    rest = urlencode([(k, v) for k, v in query if k != "schema"])
+    where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path}"
+    return urlunsplit(parts._replace(query=rest)), schema, where
