@@ -105,3 +105,4 @@ def main() -> None:
 
 from middleware import cli_dice as _cli_dice  # noqa: E402, F401  (registers ``odds`` and ``roll``)
 from middleware import cli_items as _cli_items  # noqa: E402, F401  (registers ``gear``)
+from middleware import cli_serve as _cli_serve  # noqa: E402, F401  (registers ``serve``)

@@ -9,7 +9,9 @@ bad configuration, bad saved data and bugs::
     │   └── ExpectationError    a replayed candidate did not match the line's ``expect``
     ├── GameError           an API call names a game, turn or candidate that does not exist
     ├── DiceError           a scripted face is outside its die
-    └── StoreError          the store could not read or write (the foreign error is chained)
+    ├── StoreError          the store could not read or write (the foreign error is chained)
+    ├── RequestError        a proxy request is malformed (answered 400)
+    └── UpstreamError       the upstream model server failed or was unreachable (answered 502)
 """
 
 from __future__ import annotations
@@ -72,3 +74,19 @@ class DiceError(GMError):
 
 class StoreError(GMError):
     """A store could not read or write; the underlying error is chained with ``from``."""
+
+
+class RequestError(GMError):
+    """A request to the proxy is malformed: not JSON, no messages, no player message (SPEC §7)."""
+
+
+class UpstreamError(GMError):
+    """The upstream model server could not be reached or answered with an error (SPEC §7).
+
+    ``status`` is the upstream's HTTP status when it answered, else None; the foreign error (an
+    httpx error, bad JSON) is chained with ``from``.
+    """
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(message)

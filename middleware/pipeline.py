@@ -9,7 +9,7 @@ candidate with no new dice.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -18,7 +18,7 @@ from middleware.errors import GameError
 from middleware.events import apply_event
 from middleware.items.gear import Taken, take_kit
 from middleware.records import Record
-from middleware.reply import resolve_reply
+from middleware.reply import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json
 from middleware.rules.load import load_ruleset
@@ -92,7 +92,34 @@ class Engine:
         if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
             return _processed(stored, replayed=True)
         done.log(chat=chat, turn=turn, candidate=stored.index)
+        # The store selects the new candidate, so this state is S(turn) until an event or a
+        # select changes the turn; keeping the objects lets the next turn reuse evaluated sheets.
+        self._remember(chat, turn, (stored.index, 0), done.state)
         return Processed(chat, turn, stored.index, seed, done.text, done.records, done.state)
+
+    async def retried(self, chat: str, turn: int, key: str) -> Processed | None:
+        """The candidate of ``turn`` stored with retry ``key``, or None (SPEC §3): lets a face
+        answer a retry without asking the model again."""
+        row = await self.store.find_candidate(chat, turn, key)
+        return _processed(row, replayed=True) if row is not None else None
+
+    async def next_seed(self, chat: str, turn: int) -> int:
+        """The dice seed ``process`` would pick for a new candidate of ``turn`` (fair dice: the
+        turn's own), for a face that must know it before the reply is complete (SPEC §7)."""
+        return self._seed(await self.game(chat), await self.state_after(chat, turn - 1), turn)
+
+    async def previewer(self, chat: str, turn: int, seed: int) -> Callable[[str], ResolvedReply]:
+        """What ``process(chat, turn, reply, seed=seed)`` would write for ``reply``, stored nowhere:
+        the proxy resolves each tag of a streamed reply as it closes (SPEC §7)."""
+        game, ruleset = await self.game(chat), await self.ruleset(chat)
+        start = await self.state_after(chat, turn - 1)
+
+        def preview(reply: str) -> ResolvedReply:
+            ctx = Context(ruleset=ruleset, dice=Dice(seed), chat=chat, turn=turn,
+                          odds=self._odds, seed=game.seed)
+            return resolve_reply(reply, start, ctx)
+
+        return preview
 
     async def select(self, chat: str, turn: int, candidate: int) -> None:
         """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back)."""

@@ -1,0 +1,121 @@
+"""What an OpenAI-style request says about the game (SPEC §3, §7 proxy); pure, no I/O.
+
+- The chat: the ``X-GM-Chat`` header, else a hash of the conversation's first system and first
+  user messages (they stay the same for the whole chat, and differ between chats).
+- The turn: the number of player (``user``) messages; a second request with the same history is a
+  regenerate, another candidate of that turn.
+- The kept candidate: the client's last assistant message before the newest player message is the
+  reply it kept for the turn before; matched against that turn's stored candidates by text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from middleware.errors import RequestError
+
+CHAT_HEADER: Final = "x-gm-chat"
+MAX_CHAT_ID: Final = 200
+MAX_MESSAGES: Final = 10_000
+"""A request with more messages is refused (SPEC §8: limits against hostile input)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of the history: its role and its text (content parts joined)."""
+
+    role: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """A ``/v1/chat/completions`` request: the body as sent (forwarded upstream), its messages."""
+
+    body: dict[str, Any]
+    messages: tuple[Message, ...]
+    stream: bool
+    model: str
+
+
+def read_request(raw: bytes) -> ChatRequest:
+    """The request, or ``RequestError`` saying what is wrong with it."""
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RequestError(f"the body is not JSON: {exc}") from exc
+    if not isinstance(body, dict):
+        raise RequestError("the body must be a JSON object")
+    listed = body.get("messages")
+    if not isinstance(listed, list) or not listed:
+        raise RequestError("'messages' must be a non-empty list")
+    if len(listed) > MAX_MESSAGES:
+        raise RequestError(f"at most {MAX_MESSAGES} messages")
+    messages = tuple(_message(i, m) for i, m in enumerate(listed))
+    stream = body.get("stream", False)
+    if not isinstance(stream, bool):
+        raise RequestError("'stream' must be true or false")
+    if turn_of(messages) < 1:
+        raise RequestError("the messages hold no player ('user') message")
+    model = body.get("model")
+    return ChatRequest(body, messages, stream, model if isinstance(model, str) else "")
+
+
+def _message(index: int, message: Any) -> Message:
+    if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+        raise RequestError(f"messages[{index}] must be an object with a 'role'")
+    return Message(message["role"], _text(index, message.get("content")))
+
+
+def _text(index: int, content: Any) -> str:
+    """A message's text: a string, or the ``text`` of its content parts (images are skipped)."""
+    if content is None or isinstance(content, str):
+        return content or ""
+    if isinstance(content, list) and all(isinstance(p, dict) for p in content):
+        return "".join(p["text"] for p in content if isinstance(p.get("text"), str))
+    raise RequestError(f"messages[{index}].content must be a string or a list of parts")
+
+
+def chat_id(headers: Mapping[str, str], messages: Sequence[Message]) -> str:
+    """The chat's id: the ``X-GM-Chat`` header, else ``chat-`` and a hash of how it began."""
+    given = headers.get(CHAT_HEADER)
+    if given is not None:
+        given = given.strip()
+        if not 1 <= len(given) <= MAX_CHAT_ID or not given.isprintable():
+            raise RequestError(f"X-GM-Chat must be 1 to {MAX_CHAT_ID} printable characters")
+        return given
+    system = next((m.text for m in messages if m.role == "system"), "")
+    user = next((m.text for m in messages if m.role == "user"), "")
+    digest = hashlib.sha256(json.dumps([system, user]).encode()).hexdigest()
+    return f"chat-{digest[:32]}"
+
+
+def turn_of(messages: Sequence[Message]) -> int:
+    """The turn a request asks a reply for: how many player messages it holds."""
+    return sum(m.role == "user" for m in messages)
+
+
+def player_texts(messages: Sequence[Message]) -> list[str]:
+    """The player's messages in order: the text that began turn 1, 2, ..."""
+    return [m.text for m in messages if m.role == "user"]
+
+
+def kept_reply(messages: Sequence[Message]) -> str | None:
+    """The reply the client kept for the turn before this one: the last assistant message between
+    the last two player messages, or None (first turn, or nothing was kept)."""
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    if len(users) < 2:
+        return None
+    between = messages[users[-2] + 1 : users[-1]]
+    return next((m.text for m in reversed(between) if m.role == "assistant"), None)
+
+
+def kept_candidate(reply: str, candidates: Sequence[tuple[int, str]]) -> int | None:
+    """Which stored candidate (index, rewritten text) the client kept, or None when the client's
+    text matches none (edited by hand). Clients may trim the text; the newest match wins."""
+    wanted = reply.strip()
+    return next((index for index, text in reversed(candidates) if text.strip() == wanted), None)

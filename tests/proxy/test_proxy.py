@@ -1,0 +1,245 @@
+"""The proxy over real HTTP (SPEC §7 proxy, §3 turns and retries): a chat client talks to it with
+httpx; behind it a fake model server answers from a script."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from middleware.parse import parse
+from middleware.segments import Tag
+from tests.proxy.conftest import (
+    CHECK,
+    FakeModel,
+    Proxy,
+    chat_for,
+    ember,
+    free_socket,
+    history,
+    running_proxy,
+    streamed_text,
+)
+
+ROPE = '[inventory: action="add" item="Rope" who="Ada"]'
+TWO_ROPES = '[inventory: action="add" item="Rope" count="2" who="Ada"]'
+REPLY = f"She sets her shoulder to the door. {CHECK} It groans. {ROPE} Done."
+
+
+def records(answer: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(r["tag"], r["status"]) for r in answer["gm_records"]]
+
+
+def ropes_now(answer: dict[str, Any]) -> list[int]:
+    return [r["now"] for r in answer["gm_records"] if r["tag"] == "inventory"]
+
+
+async def test_a_reply_comes_back_rewritten_with_its_records(proxy: Proxy) -> None:
+    """SPEC §7: the model's tags come back resolved, the records beside the text in
+    ``gm_records``; the rest of the upstream's answer (id, usage) is kept."""
+    proxy.model.replies = [REPLY]
+    response = await proxy.ask(history("I force the door."))
+    answer = response.json()
+    text = answer["choices"][0]["message"]["content"]
+    assert 200 == response.status_code
+    assert [("skill_check", "resolved"), ("inventory", "resolved")] == records(answer)
+    assert text.startswith('She sets her shoulder to the door. [skill_check: skill="Scrap" dc="8" '
+                           'rolls="')
+    assert text.endswith('[inventory: action="add" item="Rope" count="1" who="Ada" result="ok" '
+                         'now="1"] Done.')
+    assert ("fake-1", {"total_tokens": 42}) == (answer["id"], answer["usage"])
+    stored = await proxy.engine.candidates(answer["gm"]["chat"], 1)
+    assert [text] == [c.text for c in stored]
+
+
+async def test_the_model_is_asked_with_the_request_as_sent(proxy: Proxy) -> None:
+    """The request goes upstream unchanged (model, messages, options), as non-streaming."""
+    proxy.model.replies = ["Fine."]
+    messages = history("Hello.")
+    await proxy.ask(messages, temperature=0.7)
+    assert [{"model": "gm", "messages": messages, "temperature": 0.7, "stream": False}] \
+        == proxy.model.seen
+
+
+async def test_streamed_text_is_the_stored_candidate_and_no_tag_is_split(
+        fair_proxy: Proxy) -> None:
+    """SPEC §7: streamed, prose is passed on in pieces and each tag arrives whole, resolved; the
+    pieces joined are the stored candidate and, with fair dice (SPEC §5), exactly what the
+    non-streaming answer for the same turn says."""
+    fair_proxy.model.replies = [REPLY, REPLY]
+    messages = history("I force the door.")
+    chunks = await fair_proxy.stream(messages)
+    pieces = streamed_text(chunks)
+    whole = (await fair_proxy.ask(messages)).json()
+    text = whole["choices"][0]["message"]["content"]
+    stored = await fair_proxy.engine.candidates(whole["gm"]["chat"], 1)
+    assert (text, text) == ("".join(pieces), stored[0].text)
+    assert len(pieces) > 5  # prose came in pieces, not held for the whole reply
+    assert [] == split_tags(pieces)
+    assert [("skill_check", "resolved"), ("inventory", "resolved")] == records(chunks[-1])
+    assert "stop" == chunks[-1]["choices"][0]["finish_reason"]
+
+
+def split_tags(pieces: list[str]) -> list[str]:
+    """The resolved tags of the joined text that straddle a boundary between pieces."""
+    bounds, at = set(), 0
+    for piece in pieces:
+        at += len(piece)
+        bounds.add(at)
+    tags = [s for s in parse("".join(pieces)) if isinstance(s, Tag)]
+    return [t.raw for t in tags if any(t.start < b < t.end for b in bounds)]
+
+
+async def test_a_tag_written_in_tiny_pieces_is_still_one_tag(proxy: Proxy) -> None:
+    """A tag that the model's stream cuts into 1 to 11 character pieces comes out whole once."""
+    proxy.model.replies = [f"{CHECK}{CHECK}x{CHECK}"]
+    chunks = await proxy.stream(history("Again and again."))
+    pieces = streamed_text(chunks)
+    assert 3 == sum(p.count("[skill_check:") for p in pieces)
+    assert [] == split_tags(pieces)
+
+
+async def test_a_regenerate_is_candidate_one_from_the_turn_start(proxy: Proxy) -> None:
+    """SPEC §3/§7: the same history asked again is a second candidate of the same turn, resolved
+    against S(0): the rope candidate 0 added is not in the bag candidate 1 starts from."""
+    proxy.model.replies = [ROPE, ROPE]
+    messages = history("I look for rope.")
+    first = (await proxy.ask(messages)).json()
+    second = (await proxy.ask(messages)).json()
+    assert ((1, 0), (1, 1)) == ((first["gm"]["turn"], first["gm"]["candidate"]),
+                                (second["gm"]["turn"], second["gm"]["candidate"]))
+    assert ([1], [1]) == (ropes_now(first), ropes_now(second))
+
+
+async def test_the_next_turn_builds_on_the_candidate_the_client_kept(proxy: Proxy) -> None:
+    """SPEC §3: the client kept candidate 0 (one rope), not the newer candidate 1 (two ropes);
+    its history says so, and turn 2 starts from candidate 0: one more rope makes two."""
+    proxy.model.replies = [ROPE, TWO_ROPES, ROPE]
+    first = (await proxy.ask(history("I look for rope."))).json()
+    await proxy.ask(history("I look for rope."))
+    kept = first["choices"][0]["message"]["content"]
+    turn_two = (await proxy.ask(history("I look for rope.", kept, "And more rope."))).json()
+    assert (2, [2]) == (turn_two["gm"]["turn"], ropes_now(turn_two))
+
+
+async def test_without_a_kept_match_the_newest_candidate_stands(proxy: Proxy) -> None:
+    """A history whose assistant text matches no candidate (edited by hand) selects nothing:
+    the newest candidate (two ropes) is what turn 2 builds on."""
+    proxy.model.replies = [ROPE, TWO_ROPES, ROPE]
+    await proxy.ask(history("I look for rope."))
+    await proxy.ask(history("I look for rope."))
+    turn_two = (await proxy.ask(history("I look for rope.", "(edited)", "More."))).json()
+    assert [3] == ropes_now(turn_two)
+
+
+async def test_a_retry_with_the_same_key_returns_the_stored_result(proxy: Proxy) -> None:
+    """SPEC §3: an ``Idempotency-Key`` seen on this turn returns the stored candidate: the model
+    is not asked again, no dice are thrown, no second candidate is stored."""
+    proxy.model.replies = [REPLY]
+    messages = history("I force the door.")
+    first = (await proxy.ask(messages, headers={"Idempotency-Key": "k-1"})).json()
+    again = (await proxy.ask(messages, headers={"Idempotency-Key": "k-1"})).json()
+    chunks = await proxy.stream(messages, headers={"Idempotency-Key": "k-1"})
+    text = first["choices"][0]["message"]["content"]
+    assert (text, first["gm_records"]) == (again["choices"][0]["message"]["content"],
+                                           again["gm_records"])
+    assert (False, True) == (first["gm"]["replayed"], again["gm"]["replayed"])
+    assert ([text], first["gm_records"]) == (streamed_text(chunks), chunks[-1]["gm_records"])
+    assert 1 == len(proxy.model.seen)
+    assert 1 == len(await proxy.engine.candidates(first["gm"]["chat"], 1))
+
+
+async def test_a_streamed_retry_with_the_same_key_returns_the_stored_result(proxy: Proxy) -> None:
+    """SPEC §3: a streamed answer is stored under its key too; the retry gets it back."""
+    proxy.model.replies = [REPLY]
+    messages = history("I force the door.")
+    first = await proxy.stream(messages, headers={"Idempotency-Key": "k-2"})
+    again = (await proxy.ask(messages, headers={"Idempotency-Key": "k-2"})).json()
+    assert "".join(streamed_text(first)) == again["choices"][0]["message"]["content"]
+    assert 1 == len(proxy.model.seen)
+
+
+async def test_the_chat_header_names_the_game(proxy: Proxy) -> None:
+    """SPEC §7: ``X-GM-Chat`` names the chat; without it, the conversation's start does, so two
+    conversations that begin differently are two games."""
+    proxy.model.replies = ["One.", "Two.", "Three."]
+    named = (await proxy.ask(history("Hi."), headers={"X-GM-Chat": "table-7"})).json()
+    one = (await proxy.ask(history("Hi.", system="Game A"))).json()
+    two = (await proxy.ask(history("Hi.", system="Game B"))).json()
+    assert "table-7" == named["gm"]["chat"]
+    assert (1, 1) == (one["gm"]["turn"], two["gm"]["turn"])
+    assert one["gm"]["chat"] != two["gm"]["chat"]
+
+
+async def test_a_chat_met_mid_way_opens_its_turns_from_the_history(proxy: Proxy) -> None:
+    """A chat the proxy first sees at its third player message starts a game at turn 3."""
+    proxy.model.replies = [ROPE]
+    answer = (await proxy.ask(history("a", "b", "c", "d", "e"))).json()
+    assert (3, 0, [1]) == (answer["gm"]["turn"], answer["gm"]["candidate"], ropes_now(answer))
+
+
+async def test_an_upstream_error_is_a_clean_502(proxy: Proxy) -> None:
+    """An upstream that answers 500 gives the client a 502 with an OpenAI-style error body,
+    streamed or not; nothing is stored."""
+    proxy.model.replies = [500, 500]
+    messages = history("Hello.")
+    plain = await proxy.ask(messages)
+    streamed = await proxy.ask(messages, stream=True)
+    for response in (plain, streamed):
+        assert (502, "upstream_error") == (response.status_code, response.json()["error"]["type"])
+        assert "upstream answered 500" in response.json()["error"]["message"]
+    assert [] == await proxy.engine.candidates(chat_for(messages), 1)
+
+
+async def test_an_unreachable_upstream_is_a_502() -> None:
+    """A model server that is not there: 502, not a crash."""
+    sock = free_socket()
+    dead = f"http://127.0.0.1:{sock.getsockname()[1]}"  # bound, never listening
+    try:
+        async with running_proxy(ember(), FakeModel(), upstream_url=dead) as proxy:
+            response = await proxy.ask(history("Hello."))
+    finally:
+        sock.close()
+    assert (502, "upstream_error") == (response.status_code, response.json()["error"]["type"])
+    assert "unreachable" in response.json()["error"]["message"]
+
+
+async def test_an_upstream_failing_mid_stream_ends_with_an_error_and_stores_nothing(
+        proxy: Proxy) -> None:
+    """The stream has begun, so no status can change: it ends with an error event, no
+    ``[DONE]``, and no candidate is stored."""
+    proxy.model.replies = [REPLY]
+    proxy.model.broken_after = 3
+    messages = history("I force the door.")
+    body = {"messages": messages, "stream": True}
+    async with proxy.client.stream("POST", "/v1/chat/completions", json=body) as response:
+        lines = [line async for line in response.aiter_lines() if line.startswith("data:")]
+    assert "upstream_error" in lines[-1]
+    assert "data: [DONE]" not in lines
+    assert [] == await proxy.engine.candidates(chat_for(messages), 1)
+
+
+async def test_a_malformed_request_is_a_400(proxy: Proxy) -> None:
+    """Not JSON, no messages, no player message, a bad ``stream``: 400 with the reason; the
+    model is never asked."""
+    bad = [b"{not json", b"[]", b'{"messages": []}',
+           b'{"messages": [{"role": "system", "content": "x"}]}',
+           b'{"messages": [{"role": "user", "content": "x"}], "stream": "yes"}',
+           b'{"messages": [{"content": "x"}]}']
+    for body in bad:
+        response = await proxy.client.post("/v1/chat/completions", content=body,
+                                           headers={"Content-Type": "application/json"})
+        assert (400, "invalid_request_error") == (response.status_code,
+                                                  response.json()["error"]["type"]), body
+    assert [] == proxy.model.seen
+
+
+async def test_the_model_list_is_passed_on(proxy: Proxy) -> None:
+    """``GET /v1/models`` answers what the upstream lists, so a chat UI can pick a model."""
+    response = await proxy.client.get("/v1/models")
+    assert ["fake"] == [m["id"] for m in response.json()["data"]]
+
+
+async def test_the_clients_authorization_is_passed_upstream(proxy: Proxy) -> None:
+    """Without a configured key the client's own ``Authorization`` goes to the model server."""
+    proxy.model.replies = ["Fine."]
+    await proxy.ask(history("Hello."), headers={"Authorization": "Bearer sk-client"})
+    assert "Bearer sk-client" == proxy.model.headers[0]["authorization"]
