@@ -22,8 +22,10 @@ from middleware.dice import Dice
 from middleware.parse import parse
 from middleware.resolve import Context, Resolution
 from middleware.resolve.checks import resolve_check
+from middleware.resolve.checks.dice_sum import SumCheck, SumDice, roll_sum
 from middleware.resolve.checks.odds_pool import exact_pool_odds
-from middleware.resolve.checks.pool_rules import PoolCheck
+from middleware.resolve.checks.outcome import judge, outcomes_from
+from middleware.resolve.checks.pool_rules import PoolCheck, pool_verdict, roll_pool
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
@@ -78,6 +80,39 @@ def test_pool_check_ten_dice_through_the_resolver(benchmark: Any) -> None:
     ruleset, state = pool_game()
     once = resolver(ruleset, state, '[skill_check: skill="Ward" dc="3"]')
     assert 10 == once().record.pool
+    benchmark(once)
+
+
+SUM_4D6 = SumCheck(dice=SumDice(count=4, sides=6), modifier=3, dc=15)
+POOL_10 = PoolCheck(sides=10, dice=10, target=7, explode=10, explode_cap=10, cancel=1, botch=1)
+
+
+@pytest.mark.benchmark(group="check-4d6")
+def test_sum_check_four_d6_roll_and_verdict(benchmark: Any) -> None:
+    """The check itself, dice included: the kind's throw and its verdict, without the sheet
+    look-up and the record (the layer d20's ``roll`` compares with: expression in, result out)."""
+    dice, outcomes = Dice(1), outcomes_from(None)
+
+    def once() -> bool:
+        roll = roll_sum(SUM_4D6, dice)
+        return judge(outcomes, total=roll.total, needed=SUM_4D6.dc, forced=roll.forced,
+                     natural=roll.natural).success
+
+    once()
+    assert 4 == len(dice.thrown)
+    benchmark(once)
+
+
+@pytest.mark.benchmark(group="check-pool-10")
+def test_pool_check_ten_dice_roll_and_verdict(benchmark: Any) -> None:
+    """The 10-die exploding pool (tens explode, ones cancel and botch), dice and verdict only."""
+    dice = Dice(1)
+
+    def once() -> bool:
+        return pool_verdict(POOL_10, roll_pool(POOL_10, dice), None).success
+
+    once()
+    assert 10 <= len(dice.thrown)
     benchmark(once)
 
 
