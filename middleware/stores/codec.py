@@ -8,9 +8,11 @@ come back as lists, for example) and no caller can alias stored data. The encode
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from middleware.errors import StoreError
+from middleware.stores.base import GameRow
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _DECODER = json.JSONDecoder()
@@ -27,3 +29,17 @@ def encode_json(value: Any, what: str) -> str:
 def decode_json(text: str) -> Any:
     """The JSON value of text written by ``encode_json``."""
     return _DECODER.decode(text)
+
+
+def game_values(game: GameRow) -> tuple[Any, ...]:
+    """A game as the columns the SQL stores write: chat, ruleset id, ruleset, seed (as text: it can
+    be wider than 64 bits), options, state, parent, forked_at."""
+    return (game.chat, game.ruleset_id, encode_json(game.ruleset, "the ruleset"), str(game.seed),
+            encode_json(game.options, "the options"), encode_json(game.state, "the state"),
+            game.parent, game.forked_at)
+
+
+def game_from(chat: str, row: Sequence[Any]) -> GameRow:
+    """The game a SQL store's ``GET_GAME`` row holds (every column after the chat id)."""
+    return GameRow(chat, row[0], decode_json(row[1]), int(row[2]), decode_json(row[3]),
+                   decode_json(row[4]), row[5], row[6])

@@ -34,14 +34,9 @@ class Gate:
             async with self._lock:
                 pass
 
-    @asynccontextmanager
-    async def one(self) -> AsyncIterator[None]:
+    def one(self) -> _Pass:
         """Pass for one store call: wait for other writers, unless this task holds the batch."""
-        if self.held():
-            yield
-            return
-        async with self._lock:
-            yield
+        return _Pass(self._lock, self.held())
 
     @asynccontextmanager
     async def hold(self) -> AsyncIterator[None]:
@@ -55,3 +50,22 @@ class Gate:
                 yield
             finally:
                 _HELD.reset(token)
+
+
+class _Pass:
+    """``Gate.one``: a plain context manager, as every store call passes it (a generator-based
+    one costs more than the memory store's work)."""
+
+    __slots__ = ("_lock", "_free")
+
+    def __init__(self, lock: asyncio.Lock, free: bool) -> None:
+        self._lock = lock
+        self._free = free
+
+    async def __aenter__(self) -> None:
+        if not self._free:
+            await self._lock.acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        if not self._free:
+            self._lock.release()

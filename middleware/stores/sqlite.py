@@ -32,7 +32,7 @@ from middleware.stores.base import (
     check_fork,
     check_turn_number,
 )
-from middleware.stores.codec import decode_json, encode_json
+from middleware.stores.codec import decode_json, encode_json, game_from, game_values
 from middleware.stores.gate import Gate
 
 Row = Sequence[Any]
@@ -85,9 +85,7 @@ class SQLiteStore:
 
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
-        values = (game.chat, game.ruleset_id, encode_json(game.ruleset, "the ruleset"),
-                  str(game.seed), encode_json(game.options, "the options"),
-                  encode_json(game.state, "the state"), game.parent, game.forked_at)
+        values = game_values(game)
         async with self._gate.one():
             if not await self._change(sql.CREATE_GAME, values, "create a game"):
                 raise GameError(f"chat {game.chat!r} already has a game")
@@ -99,8 +97,7 @@ class SQLiteStore:
         if not rows:
             raise GameError(f"no game for chat {chat!r}")
         r = rows[0]
-        return GameRow(chat, r[0], decode_json(r[1]), int(r[2]), decode_json(r[3]),
-                       decode_json(r[4]), r[5], r[6])
+        return game_from(chat, r)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
