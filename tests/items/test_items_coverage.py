@@ -5,26 +5,19 @@ forgotten here fails. An id counts as tested when a test's docstring (a ``test_*
 ``Test*`` class) or a comment anywhere under ``tests/`` cites it: one by one (``ITM-BAG-05``), as a
 range (``ITM-CHECK-08..10``), or as a list continuing the same area (``ITM-BAG-05/10``,
 ``ITM-IMPORT-02..05, -10..12``). Module docstrings do not count: a module that says it is "about
-ITM-FAKE-01..32" has not tested each of them. This module's own ids are excluded.
+ITM-FAKE-01..32" has not tested each of them. Coverage modules' own ids are excluded. The parser
+is ``tests/coverage.py``.
 """
 
 from __future__ import annotations
 
-import ast
-import io
-import re
-import tokenize
-from collections.abc import Iterator
 from pathlib import Path
 
 from tests.conftest import SHARED
+from tests.coverage import Digest, docstrings_of_tests_and_comments
 
-DIGEST = SHARED / "spec" / "items.md"
+ITEMS = Digest(SHARED / "spec" / "items.md", "ITM", continued=True)
 TESTS = Path(__file__).resolve().parents[1]
-
-_DECLARED = re.compile(r"^\d+\. \*\*(ITM-[A-Z]+-\d+)\*\*", re.MULTILINE)
-_CITED = re.compile(r"ITM-([A-Z]+)-(\d+)((?:(?:\.\.|/|,\s*-)\d+)*)")
-_MORE = re.compile(r"(\.\.|/|,\s*-)(\d+)")
 
 _COMBAT = "combat only: the middleware has no combat tag (SPEC §1)"
 _VERSIONS = ("Capability API versions are opaque strings the middleware never gates on "
@@ -58,51 +51,15 @@ OUT_OF_SCOPE: dict[str, str] = {
 }
 
 
-def declared_ids(text: str) -> list[str]:
-    """The ids the digest lists as requirements, in its order."""
-    return _DECLARED.findall(text)
-
-
-def cited_ids(text: str) -> set[str]:
-    """The ids a docstring or comment cites, ranges and same-area lists expanded."""
-    cited: set[str] = set()
-    for area, first, more in _CITED.findall(text):
-        last = int(first)
-        cited.add(f"ITM-{area}-{last:02d}")
-        for joint, number in _MORE.findall(more):
-            upto = int(number)
-            span = range(last, upto + 1) if joint == ".." else (upto,)
-            cited |= {f"ITM-{area}-{n:02d}" for n in span}
-            last = upto
-    return cited
-
-
-def citing_texts(path: Path) -> Iterator[str]:
-    """Test docstrings and every comment of one module."""
-    source = path.read_text(encoding="utf-8")
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) \
-                and node.name.lower().startswith("test"):
-            yield ast.get_docstring(node) or ""
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.COMMENT:
-            yield token.string
-
-
 def cited_under_tests() -> set[str]:
-    """Every id cited under ``tests/``, this module aside."""
-    cited: set[str] = set()
-    for path in sorted(TESTS.rglob("*.py")):
-        if path.resolve() != Path(__file__).resolve():
-            for text in citing_texts(path):
-                cited |= cited_ids(text)
-    return cited
+    """Every id cited under ``tests/`` by a test's docstring or a comment."""
+    return ITEMS.cited_under(TESTS, count=docstrings_of_tests_and_comments)
 
 
 def test_the_digest_lists_270_requirements_in_14_sections() -> None:
     """items.md: 270 ids, each once, over BLOCK, ENTRY, BAG, PROPOSE, SHEET, CHECK, USE, LOOT,
     MONEY, GEAR, MARKET, DAY, FAKE and IMPORT (the parser reads them all)."""
-    declared = declared_ids(DIGEST.read_text(encoding="utf-8"))
+    declared = ITEMS.declared()
     assert (270, 270) == (len(declared), len(set(declared)))
     assert ["BLOCK", "ENTRY", "BAG", "PROPOSE", "SHEET", "CHECK", "USE", "LOOT", "MONEY", "GEAR",
             "MARKET", "DAY", "FAKE", "IMPORT"] == list(dict.fromkeys(
@@ -114,7 +71,7 @@ def test_ranges_and_lists_cite_every_id_in_them() -> None:
     of another area in the same text starts afresh."""
     assert {"ITM-IMPORT-02", "ITM-IMPORT-03", "ITM-IMPORT-04", "ITM-IMPORT-10", "ITM-IMPORT-11",
             "ITM-BAG-05", "ITM-BAG-10", "ITM-USE-07"} == \
-        cited_ids("ITM-IMPORT-02..04, -10..11 / ITM-BAG-05/10; ITM-USE-07.")
+        ITEMS.cited("ITM-IMPORT-02..04, -10..11 / ITM-BAG-05/10; ITM-USE-07.")
 
 
 def test_a_module_docstring_cites_nothing(tmp_path: Path) -> None:
@@ -123,12 +80,13 @@ def test_a_module_docstring_cites_nothing(tmp_path: Path) -> None:
     module.write_text('"""ITM-BAG-01."""\n\n# ITM-BAG-02\n\ndef test_x() -> None:\n'
                       '    """ITM-BAG-03."""\n\n\ndef helper() -> None:\n    """ITM-BAG-04."""\n',
                       encoding="utf-8")
-    assert {"ITM-BAG-02", "ITM-BAG-03"} == set().union(*map(cited_ids, citing_texts(module)))
+    assert {"ITM-BAG-02", "ITM-BAG-03"} == \
+        ITEMS.cited_under(tmp_path, count=docstrings_of_tests_and_comments)
 
 
 def test_out_of_scope_names_real_ids_with_a_reason() -> None:
     """Every id put out of scope is one of the digest's, with a reason written out."""
-    declared = set(declared_ids(DIGEST.read_text(encoding="utf-8")))
+    declared = set(ITEMS.declared())
     assert [] == [one for one in OUT_OF_SCOPE if one not in declared]
     assert [] == [one for one, reason in OUT_OF_SCOPE.items() if len(reason) < 20]
 
@@ -136,5 +94,5 @@ def test_out_of_scope_names_real_ids_with_a_reason() -> None:
 def test_every_requirement_is_tested_or_out_of_scope() -> None:
     """items.md, every ITM-* id: cited by a test under tests/, or out of scope with its reason."""
     cited = cited_under_tests()
-    declared = declared_ids(DIGEST.read_text(encoding="utf-8"))
+    declared = ITEMS.declared()
     assert [] == [one for one in declared if one not in cited and one not in OUT_OF_SCOPE]

@@ -3,20 +3,18 @@
 The ids are read from the digest at test time, so a requirement added to the page and forgotten
 here fails. A test cites an id in a docstring or a comment anywhere under ``tests/``: one by one
 (``SHEET-ADJ-03``), as a range (``SHEET-REST-01..09``) or as a list (``SHEET-WND-01/02/03``).
+The parser is ``tests/coverage.py``; coverage modules cite nothing.
 """
 
 from __future__ import annotations
 
-import ast
-import io
 import re
-import tokenize
-from collections.abc import Iterator
 from pathlib import Path
 
 from tests.conftest import SHARED
+from tests.coverage import Digest, every_docstring_and_comment
 
-DIGEST = SHARED / "spec" / "sheet.md"
+SHEET = Digest(SHARED / "spec" / "sheet.md", "SHEET")
 TESTS = Path(__file__).resolve().parents[1]
 
 OUT_OF_SCOPE: dict[str, str] = {
@@ -43,55 +41,18 @@ OUT_OF_SCOPE: dict[str, str] = {
                        "layers[].fields to compare hideWhen values with",
 }
 
-_DECLARED = re.compile(r"^ *\d+\. \*\*(SHEET-[A-Z]+-\d+)\*\*", re.MULTILINE)
 _BOLD = re.compile(r"\*\*SHEET-[A-Z]+-\d+\*\*")
-_CITED = re.compile(r"(?<![A-Z-])(SHEET-[A-Z]+)-(\d+)((?:(?:\.\.|/)\d+)*)")
-_MORE = re.compile(r"(\.\.|/)(\d+)")
-
-
-def declared_ids(text: str) -> list[str]:
-    """The SHEET ids the digest lists as requirements, in its order."""
-    return _DECLARED.findall(text)
-
-
-def cited_ids(text: str) -> set[str]:
-    """The ids a docstring or comment cites: ``..`` ranges and ``/`` lists expanded."""
-    cited: set[str] = set()
-    for family, first, more in _CITED.findall(text):
-        numbers = [int(first)]
-        for separator, number in _MORE.findall(more):
-            last = int(number)
-            numbers += range(numbers[-1] + 1, last + 1) if separator == ".." else [last]
-        cited |= {f"{family}-{n:02d}" for n in numbers}
-    return cited
-
-
-def citations(source: str) -> Iterator[str]:
-    """Every docstring (module, class, function) and every comment of one module."""
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            yield ast.get_docstring(node) or ""
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.COMMENT:
-            yield token.string
 
 
 def cited_under_tests() -> set[str]:
-    """The ids cited anywhere under tests/, except in this module (its own docstrings name ids
-    only to test the parser)."""
-    cited: set[str] = set()
-    for path in sorted(TESTS.rglob("*.py")):
-        if path.resolve() == Path(__file__).resolve():
-            continue
-        for text in citations(path.read_text(encoding="utf-8")):
-            cited |= cited_ids(text)
-    return cited
+    """The ids cited anywhere under tests/: every docstring (module, class, function) and comment."""
+    return SHEET.cited_under(TESTS, count=every_docstring_and_comment)
 
 
 def test_the_parser_finds_every_requirement_once() -> None:
     """Every bold SHEET id of the digest is a numbered requirement, found once."""
-    text = DIGEST.read_text(encoding="utf-8")
-    declared = declared_ids(text)
+    text = SHEET.text()
+    declared = SHEET.declared()
     assert (len(_BOLD.findall(text)), len(declared)) == (len(declared), len(set(declared)))
 
 
@@ -100,13 +61,13 @@ def test_ranges_and_lists_cite_every_id_in_them() -> None:
     ``ITM-SHEET-02`` is another digest's id and cites none."""
     expected = {"SHEET-ADJ-01", "SHEET-ADJ-02", "SHEET-ADJ-03", "SHEET-WND-01", "SHEET-WND-04",
                 "SHEET-PEN-05"}
-    assert expected == cited_ids("SHEET-ADJ-01..03, SHEET-WND-01/04 and SHEET-PEN-05; "
-                                 "ITM-SHEET-02")
+    assert expected == SHEET.cited("SHEET-ADJ-01..03, SHEET-WND-01/04 and SHEET-PEN-05; "
+                                   "ITM-SHEET-02")
 
 
 def test_out_of_scope_names_real_requirements_with_reasons() -> None:
     """Each out-of-scope entry is a requirement of the digest and says why."""
-    declared = set(declared_ids(DIGEST.read_text(encoding="utf-8")))
+    declared = set(SHEET.declared())
     assert [] == [k for k, why in OUT_OF_SCOPE.items() if k not in declared or not why.strip()]
 
 
@@ -114,5 +75,5 @@ def test_every_requirement_is_cited_or_out_of_scope() -> None:
     """sheet.md: every SHEET id is cited by a test docstring or comment under tests/, or is
     listed in OUT_OF_SCOPE with its reason."""
     cited = cited_under_tests()
-    declared = declared_ids(DIGEST.read_text(encoding="utf-8"))
+    declared = SHEET.declared()
     assert [] == [one for one in declared if one not in cited and one not in OUT_OF_SCOPE]
