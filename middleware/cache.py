@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable
+from operator import is_
 from typing import Generic, TypeVar
 
 R = TypeVar("R")
@@ -27,9 +28,9 @@ class IdentityCache(Generic[V]):
         self._entries: dict[Hashable, tuple[tuple[object, ...], V]] = {}
 
     def get(self, objects: tuple[object, ...], extra: Hashable, build: Callable[[], V]) -> V:
-        key = (*(id(o) for o in objects), extra)
+        key = (*map(id, objects), extra)
         hit = self._entries.get(key)
-        if hit is not None and all(a is b for a, b in zip(hit[0], objects, strict=True)):
+        if hit is not None and len(hit[0]) == len(objects) and all(map(is_, hit[0], objects)):
             return hit[1]
         if len(self._entries) > self._limit:
             self._entries.clear()

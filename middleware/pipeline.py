@@ -25,6 +25,7 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
 from middleware.stores.base import CandidateRow, GameRow, Store
+from middleware.stores.codec import Encoded
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +88,8 @@ class Engine:
         done = resolve_reply(reply, start, ctx)
         stored = await self.store.add_candidate(CandidateRow(
             chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
-            records=[r.model_dump(mode="json") for r in done.records],
-            state=done.state.model_dump(mode="json")))
+            records=Encoded(_records_json(done.records)),
+            state=Encoded(done.state.model_dump_json())))
         if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
             return _processed(stored, replayed=True)
         done.log(chat=chat, turn=turn, candidate=stored.index)
@@ -218,6 +219,11 @@ class Engine:
         if start.dice == "turn":
             return derive_seed(game.seed, game.chat, "turn", turn)
         return secrets.randbits(63)
+
+
+def _records_json(records: Sequence[Record]) -> str:
+    """The records as the JSON list a store keeps, written by pydantic in one pass each."""
+    return "[" + ",".join(record.model_dump_json() for record in records) + "]"
 
 
 def _processed(row: CandidateRow, replayed: bool = False) -> Processed:

@@ -37,7 +37,8 @@ class ResolvedReply:
 
     def log(self, *, chat: str, turn: int, candidate: int) -> None:
         """SPEC §9: one event per tag with chat, turn, candidate, tag, status and time spent."""
-        log = get_logger()
+        # One bound logger for the reply: the lazy proxy would otherwise bind again per tag.
+        log = get_logger().bind()
         for record, ms in zip(self.records, self.timings, strict=True):
             log.info("tag", chat=chat, turn=turn, candidate=candidate, tag=record.tag,
                      status=record.status, reason=record.reason, ms=ms)

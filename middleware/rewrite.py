@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from middleware.records import Record, clean_value
+from middleware.records import Record, clean_values
 from middleware.segments import Segment, Tag
 
 
 def render_tag(name: str, attrs: Iterable[tuple[str, str]]) -> str:
     """``[name: key="value" ...]`` with every value made record-safe."""
-    body = " ".join(f'{key}="{clean_value(value)}"' for key, value in attrs)
+    pairs = list(attrs)
+    values = clean_values(value for _, value in pairs)
+    body = " ".join(f'{key}="{value}"' for (key, _), value in zip(pairs, values, strict=True))
     return f"[{name}: {body}]" if body else f"[{name}]"
 
 

@@ -10,16 +10,30 @@ stack limit it is given.
 - ``take`` removes pieces, loose stacks first and the newest first, never a bound cursed one
   (ITM-BAG-13), and equipped ones only when nothing loose is left.
 - ``split_off`` makes one stack of ``count`` pieces to equip or bind (ITM-BAG-10).
+
+Speed (issue 4): a bag may hold a thousand stacks and a reply forty tags. What is read of every
+stack (its goods key, its weight, its names) is kept per bag as a tuple aligned with the bag
+(``per_stack``); a bag these functions make remembers how it was spliced from the one before, so
+its aligned values are the old ones sliced the same way (C-level) plus the few stacks that changed.
+Looking goods up is then ``tuple.index`` over keys, not a Python loop over stacks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import itertools
+import operator
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from middleware.state import Stack, normalize_name
 
 Bag = tuple[Stack, ...]
+Segment = slice | Stack
+"""A run of the parent bag kept as it was, or a stack made anew."""
+T = TypeVar("T")
+GoodsKey = tuple[str | None, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +50,12 @@ class Goods:
     def of(cls, stack: Stack) -> Goods:
         """The goods of ``stack``."""
         return cls(stack.item, stack.coins, stack.plain, stack.really)
+
+    def key(self) -> GoodsKey:
+        """What ``matches`` compares: equal keys, same goods."""
+        if self.plain is not None:
+            return ("plain", _plain_key(self.plain))
+        return (self.item, self.coins, self.really)
 
     def matches(self, stack: Stack) -> bool:
         """The stack holds these goods (a plain name without case, accents or punctuation)."""
@@ -59,25 +79,48 @@ def is_loose(stack: Stack) -> bool:
 
 def held(bag: Bag, goods: Goods, where: Callable[[Stack], bool] | None = None) -> int:
     """How many pieces of ``goods`` the bag holds (only in stacks ``where`` keeps, when given)."""
-    return sum(s.count for s in bag if goods.matches(s) and (where is None or where(s)))
+    return sum(bag[i].count for i in positions(bag, goods) if where is None or where(bag[i]))
+
+
+def holds(bag: Bag, goods: Goods) -> bool:
+    """Some stack of the bag holds ``goods``."""
+    return goods.key() in per_stack(bag, "goods", stack_key)
+
+
+def positions(bag: Bag, goods: Goods) -> list[int]:
+    """Where the stacks of ``goods`` sit in the bag, in order."""
+    if len(bag) <= _SMALL:
+        return [i for i, s in enumerate(bag) if goods.matches(s)]
+    return every_index(per_stack(bag, "goods", stack_key), goods.key())
+
+
+def with_item(bag: Bag, ref: str) -> list[int]:
+    """Where the stacks showing item ``ref`` sit (a fake passing for it too), in order."""
+    return every_index(per_stack(bag, "item", _item_of), ref)
+
+
+def _item_of(stack: Stack) -> str | None:
+    return stack.item
 
 
 def put(bag: Bag, goods: Goods, count: int, limit: int) -> Bag:
     """ITM-BAG-05: fill loose stacks of ``goods`` up to ``limit``, then start new stacks."""
-    out = list(bag)
+    changed: dict[int, tuple[Stack, ...]] = {}
     left = count
-    for i, stack in enumerate(out):
+    for i in positions(bag, goods):
+        stack = bag[i]
         if left <= 0:
             break
-        if goods.matches(stack) and is_loose(stack) and stack.count < limit:
+        if is_loose(stack) and stack.count < limit:
             moved = min(limit - stack.count, left)
-            out[i] = stack.model_copy(update={"count": stack.count + moved})
+            changed[i] = (stack.model_copy(update={"count": stack.count + moved}),)
             left -= moved
+    fresh: list[Stack] = []
     while left > 0:
         moved = min(limit, left)
-        out.append(goods.stack(moved))
+        fresh.append(goods.stack(moved))
         left -= moved
-    return tuple(out)
+    return splice(bag, changed, fresh)
 
 
 def takeable(stack: Stack, cursed: bool) -> bool:
@@ -91,18 +134,17 @@ def take(bag: Bag, goods: Goods, count: int, cursed: bool = False) -> tuple[Bag,
     Loose stacks go first, newest first (the oldest stack keeps its place); then equipped or bound
     ones, which are unequipped by leaving. A bound stack of a ``cursed`` item is never taken.
     """
-    order = sorted(
-        (i for i, s in enumerate(bag) if goods.matches(s) and takeable(s, cursed)),
-        key=lambda i: (not is_loose(bag[i]), -i))
-    counts = {i: bag[i].count for i in order}
+    order = sorted((i for i in positions(bag, goods) if takeable(bag[i], cursed)),
+                   key=lambda i: (not is_loose(bag[i]), -i))
+    changed: dict[int, tuple[Stack, ...]] = {}
     left = count
     for i in order:
-        moved = min(counts[i], left)
-        counts[i] -= moved
+        moved = min(bag[i].count, left)
         left -= moved
-    out = tuple(s if i not in counts else s.model_copy(update={"count": counts[i]})
-                for i, s in enumerate(bag) if i not in counts or counts[i] > 0)
-    return out, count - left
+        if moved:  # an untouched stack stays the very same stack
+            rest = bag[i].count - moved
+            changed[i] = (bag[i].model_copy(update={"count": rest}),) if rest > 0 else ()
+    return splice(bag, changed), count - left
 
 
 def split_off(bag: Bag, index: int, count: int, **flags: bool) -> Bag:
@@ -111,9 +153,9 @@ def split_off(bag: Bag, index: int, count: int, **flags: bool) -> Bag:
     stack = bag[index]
     marked = stack.model_copy(update={"count": count, **flags})
     if count >= stack.count:
-        return (*bag[:index], marked, *bag[index + 1:])
+        return splice(bag, {index: (marked,)})
     rest = stack.model_copy(update={"count": stack.count - count})
-    return (*bag[:index], rest, marked, *bag[index + 1:])
+    return splice(bag, {index: (rest, marked)})
 
 
 def merge_back(bag: Bag, index: int, limit: int) -> Bag:
@@ -121,12 +163,121 @@ def merge_back(bag: Bag, index: int, limit: int) -> Bag:
     stack = bag[index]
     if not is_loose(stack):
         return bag
-    rest = (*bag[:index], *bag[index + 1:])
-    if not any(Goods.of(stack).matches(s) and is_loose(s) for s in rest):
+    rest = splice(bag, {index: ()})
+    goods = Goods.of(stack)
+    if not any(is_loose(rest[i]) for i in positions(rest, goods)):
         return bag
-    return put(rest, Goods.of(stack), stack.count, limit)
+    return put(rest, goods, stack.count, limit)
 
 
 def first_index(bag: Bag, goods: Goods, where: Callable[[Stack], bool]) -> int | None:
     """The first stack of ``goods`` that ``where`` keeps, or None."""
-    return next((i for i, s in enumerate(bag) if goods.matches(s) and where(s)), None)
+    return next((i for i in positions(bag, goods) if where(bag[i])), None)
+
+
+# --- per-stack values kept per bag (issue 4) --------------------------------------------------
+
+
+def stack_key(stack: Stack) -> GoodsKey:
+    """The ``Goods.key`` of what ``stack`` holds."""
+    if stack.plain is not None:
+        return ("plain", _plain_key(stack.plain))
+    return (stack.item, stack.coins, stack.really)
+
+
+@functools.lru_cache(maxsize=8192)
+def _plain_key(name: str) -> str:
+    """A plain name as ``matches`` compares it (the same names come back tag after tag)."""
+    return normalize_name(name)
+
+
+def every_index(values: tuple[Any, ...], wanted: object) -> list[int]:
+    """Every position of ``wanted`` in ``values``; the scan is ``tuple.index``, in C."""
+    found: list[int] = []
+    at = -1
+    while True:
+        try:
+            at = values.index(wanted, at + 1)
+        except ValueError:
+            return found
+        found.append(at)
+
+
+def splice(bag: Bag, changed: dict[int, tuple[Stack, ...]], tail: Iterable[Stack] = ()) -> Bag:
+    """``bag`` with each stack at a ``changed`` position replaced by its stacks (none: removed)
+    and ``tail`` added at the end; the new bag remembers the splice (see ``per_stack``)."""
+    if len(bag) <= _SMALL:
+        out = list(bag)
+        for at in sorted(changed, reverse=True):  # from the back: earlier positions stay put
+            out[at:at + 1] = changed[at]
+        return (*out, *tail)
+    segments: list[Segment] = []
+    after = 0
+    for at in sorted(changed):
+        segments.extend((slice(after, at), *changed[at]))
+        after = at + 1
+    segments.extend((slice(after, len(bag)), *tail))
+    made = tuple(itertools.chain.from_iterable(_apply(bag, segments, lambda s: s)))
+    if len(made) > _SMALL:
+        _SPLICED.keep((made,), None, (bag, tuple(segments)))
+    return made
+
+
+def per_stack(bag: Bag, kind: Hashable, of: Callable[[Stack], T],
+              also: tuple[object, ...] = ()) -> tuple[T, ...]:
+    """``tuple(map(of, bag))``, kept per bag (and ``also``, by identity) under ``kind``: a bag
+    ``splice`` made reads its parent's values and works ``of`` out for its new stacks only."""
+    if len(bag) <= _SMALL:  # a look at every stack costs less than remembering it
+        return tuple(map(of, bag))
+    steps: list[tuple[Bag, tuple[Segment, ...]]] = []
+    current = bag
+    values: tuple[T, ...] | None = _PER_STACK.peek((current, *also), kind)
+    while values is None:
+        made = _SPLICED.peek((current,), None) if len(steps) < _MAX_STEPS else None
+        if made is None:
+            values = tuple(map(of, current))
+            break
+        steps.append((current, made[1]))
+        current = made[0]
+        values = _PER_STACK.peek((current, *also), kind)
+    _PER_STACK.keep((current, *also), kind, values)
+    for child, segments in reversed(steps):
+        values = tuple(itertools.chain.from_iterable(_apply(values, segments, of)))
+        _PER_STACK.keep((child, *also), kind, values)
+    return values
+
+
+def _apply(values: tuple[Any, ...], segments: Iterable[Segment],
+           of: Callable[[Stack], Any]) -> Iterable[tuple[Any, ...]]:
+    return (values[s] if isinstance(s, slice) else (of(s),) for s in segments)
+
+
+class _ByIdentity:
+    """Values looked up by the identity of the objects they were made from; each entry holds its
+    objects, so an ``id`` is not reused while it lives; past ``limit`` the older half is dropped."""
+
+    __slots__ = ("_entries", "_limit")
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._entries: dict[Hashable, tuple[tuple[object, ...], Any]] = {}
+
+    def peek(self, objects: tuple[object, ...], extra: Hashable) -> Any:
+        hit = self._entries.get((*map(id, objects), extra))
+        if hit is None or not all(map(operator.is_, hit[0], objects)):
+            return None
+        return hit[1]
+
+    def keep(self, objects: tuple[object, ...], extra: Hashable, value: Any) -> None:
+        if len(self._entries) > self._limit:  # the older half goes: the newest bags are read next
+            for old in list(itertools.islice(self._entries, self._limit // 2)):
+                del self._entries[old]
+        self._entries[(*map(id, objects), extra)] = (objects, value)
+
+
+_SMALL = 24
+"""Bags up to this many stacks are read afresh each time (the common case: fast either way)."""
+_MAX_STEPS = 64
+"""Past this many splices without kept values, working the bag out afresh is as cheap."""
+_SPLICED = _ByIdentity(1024)
+_PER_STACK = _ByIdentity(1024)

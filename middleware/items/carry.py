@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from middleware.cache import IdentityCache
-from middleware.items.bag import Bag, Goods
+from middleware.items.bag import Bag, Goods, per_stack
 from middleware.items.index import ItemIndex
 from middleware.items.lookup import items_in
 from middleware.rules.ruleset import Ruleset
@@ -72,9 +72,11 @@ def piece_weight(index: ItemIndex, goods: Goods) -> float:
 
 def bag_weight(index: ItemIndex, bag: Bag) -> float:
     """The weight of every piece in ``bag`` (worked out once per index and bag: both are frozen,
-    and one trade asks for the same bag's weight several times)."""
-    return _WEIGHTS.get((index, bag), None,
-                        lambda: sum(piece_weight(index, Goods.of(s)) * s.count for s in bag))
+    and one trade asks for the same bag's weight several times). Each stack's weight is kept with
+    the bag (``per_stack``: a changed bag weighs only its new stacks); ``sum`` adds them in bag
+    order, so the total is the very float a stack-by-stack sum gives."""
+    return _WEIGHTS.get((index, bag), None, lambda: sum(per_stack(
+        bag, "weight", lambda s: piece_weight(index, Goods.of(s)) * s.count, (index,))))
 
 
 _WEIGHTS: IdentityCache[float] = IdentityCache(512)

@@ -40,7 +40,8 @@ class GameRow:
 class CandidateRow:
     """One Game Master reply for a turn, resolved: what came in, what went out, the state after.
 
-    ``index`` is -1 on a row not yet stored; the store assigns it.
+    ``index`` is -1 on a row not yet stored; the store assigns it. ``records`` is a JSON list; on a
+    row being stored, it and ``state`` may come already written as text (``codec.Encoded``).
     """
 
     chat: str
@@ -50,7 +51,7 @@ class CandidateRow:
     seed: int
     reply: str
     text: str
-    records: list[JSON]
+    records: JSON
     state: JSON
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from middleware.errors import StoreError
@@ -18,8 +19,21 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan
 _DECODER = json.JSONDecoder()
 
 
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """A value already written as JSON text (pydantic's ``model_dump_json``): stored as it is.
+
+    The engine writes records and states this way, as pydantic writes its models faster than a
+    dump to Python values and a second pass through ``json``; they read back as the same values.
+    """
+
+    text: str
+
+
 def encode_json(value: Any, what: str) -> str:
     """``value`` as compact JSON text; ``StoreError`` naming ``what`` if it is not JSON."""
+    if isinstance(value, Encoded):
+        return value.text
     try:
         return _ENCODER.encode(value)
     except (TypeError, ValueError, RecursionError) as exc:

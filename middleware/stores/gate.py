@@ -56,7 +56,7 @@ class _Pass:
     """``Gate.one``: a plain context manager, as every store call passes it (a generator-based
     one costs more than the memory store's work)."""
 
-    __slots__ = ("_lock", "_free")
+    __slots__ = ("_free", "_lock")
 
     def __init__(self, lock: asyncio.Lock, free: bool) -> None:
         self._lock = lock

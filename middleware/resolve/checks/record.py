@@ -35,6 +35,7 @@ _FIELD = {"with": "with_", "from": "from_", "zeroDice": "zero_dice", "darkHighes
           "darkOutcome": "dark_outcome", "symbolDetails": "symbol_details",
           "upgradeOwn": "upgrade_own"}
 _PLUS = frozenset({"bonus", "adjust"})
+_EXTRA_FIELDS = tuple((name, _FIELD.get(name, name)) for name in EXTRAS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,12 +142,9 @@ class CheckRecord(Record):
         return attrs + self._extras()
 
     def _extras(self) -> list[tuple[str, str]]:
-        out: list[tuple[str, str]] = []
-        for name in EXTRAS:
-            value = self.who if name == "who" else getattr(self, _FIELD.get(name, name))
-            if value is not None:
-                out.append((name, _extra_text(name, value)))
-        return out
+        fields = self.__dict__  # every extra is a plain field: read them without getattr
+        return [(name, _extra_text(name, fields[field])) for name, field in _EXTRA_FIELDS
+                if fields[field] is not None]
 
 
 def _text(value: int | None) -> str:

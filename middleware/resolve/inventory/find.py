@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
-from middleware.items.bag import Bag, Goods
+from middleware.items.bag import Bag, Goods, holds, per_stack
 from middleware.items.index import STANDARD_STACK, ItemIndex, RulesetItem, name_key
 from middleware.sheet.roller import find_roller
-from middleware.state import Character, GameState
+from middleware.state import Character, GameState, Stack
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +66,36 @@ def held_goods(index: ItemIndex, bag: Bag, name: str,
     """What ``name`` means in ``bag``: a ruleset item or coin it holds, else a plain item or a
     stack's nickname; None when the bag holds nothing by that name."""
     known = named_goods(index, name, state)
-    if known is not None and any(known.goods.matches(s) for s in bag):
+    if known is not None and holds(bag, known.goods):
         return known
-    fake = next((s for s in bag if known and s.really and s.item == known.goods.item), None)
+    fake = _first(per_stack(bag, "passes-for", _passes_for), known.goods.item) if known else None
     if fake is not None:  # ITM-FAKE-07: a fake answers to the name it passes under
-        return named_of(index, Goods.of(fake), state)
+        return named_of(index, Goods.of(bag[fake]), state)
     key = name_key(name)
-    for stack in bag:
-        if key in (name_key(stack.plain or ""), name_key(stack.nickname or "")):
-            return named_of(index, Goods.of(stack), state)
-    return None
+    plain = _first(per_stack(bag, "plain-name", lambda s: _name_key(s.plain or "")), key)
+    nick = _first(per_stack(bag, "nickname", lambda s: _name_key(s.nickname or "")), key)
+    found = min((at for at in (plain, nick) if at is not None), default=None)
+    return named_of(index, Goods.of(bag[found]), state) if found is not None else None
+
+
+_name_key = functools.lru_cache(maxsize=8192)(name_key)
+"""Stack names come back tag after tag: each is worked out once."""
+
+_GENUINE = object()
+"""What a stack that is no fake passes for: nothing a name can be."""
+
+
+def _passes_for(stack: Stack) -> object:
+    """The item ref a fake shows as (ITM-FAKE-07)."""
+    return stack.item if stack.really else _GENUINE
+
+
+def _first(values: tuple[object, ...], wanted: object) -> int | None:
+    """The first position of ``wanted`` (a C-level scan, issue 4)."""
+    try:
+        return values.index(wanted)
+    except ValueError:
+        return None
 
 
 def named_of(index: ItemIndex, goods: Goods, state: GameState | None = None) -> Named:

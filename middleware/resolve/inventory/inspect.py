@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from middleware.items.bag import per_stack, with_item
 from middleware.items.index import RulesetItem, item_index, name_key
 from middleware.items.lookup import find_item
 from middleware.market.day import pricing_place, size_of, size_rank, today, with_today
@@ -127,7 +128,7 @@ def unmask_for_use(ask: ItemAsk, state: GameState, ctx: Context,
     goes on with the real item. None when the first stack of that name is genuine."""
     found = find_item(ctx.ruleset, state, ask.item)
     bag = member.character.bag
-    stack = next((s for s in bag if found is not None and s.item == found.ref), None)
+    stack = next((bag[i] for i in with_item(bag, found.ref)), None) if found else None
     if found is None or stack is None or stack.really is None:
         return None
     state, line = reveal_first(ctx.ruleset, state, member.index, found.ref)
@@ -138,7 +139,7 @@ def after_change(done: Resolution, ctx: Context) -> Resolution:
     """ITM-FAKE-11/12: after an inventory change, fakes whose sheet gives them away are revealed
     and the record says what they were. A refusal changed nothing and reveals nothing."""
     if done.record.status != "resolved" or not any(
-            is_fake(s) for m in done.state.party for s in m.bag):
+            True in per_stack(m.bag, "fake", is_fake) for m in done.state.party):
         return done
     state, lines = reveal_by_sheet(ctx.ruleset, done.state)
     return with_lines(Resolution(state, done.record), lines)
@@ -152,7 +153,7 @@ def _in_bag(ask: ItemAsk, state: GameState, ctx: Context,
     """Ambiguity 23: the first stack of the named item in the member's bag."""
     found = find_item(ctx.ruleset, state, ask.item)
     bag = member.character.bag
-    at = next((i for i, s in enumerate(bag) if found is not None and s.item == found.ref), None)
+    at = next(iter(with_item(bag, found.ref)), None) if found is not None else None
     if found is None or at is None:
         named = held_named(ask, state, ctx, member)
         if isinstance(named, InventoryRecord):

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from middleware.items import charges
-from middleware.items.bag import held
+from middleware.items.bag import held, positions, with_item
 from middleware.items.describe import use_text
 from middleware.items.effects import is_worn
 from middleware.items.index import RulesetItem
@@ -79,13 +79,13 @@ def use(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     if unmasked is not None:
         return with_lines(use(unmasked[1], unmasked[0], ctx), [unmasked[2]])
     found = find_item(ctx.ruleset, state, ask.item)
-    stacks = [i for i, s in enumerate(member.character.bag) if found and s.item == found.ref]
+    stacks = with_item(member.character.bag, found.ref) if found else []
     if found is None or not stacks:
         named = held_named(ask, state, ctx, member)
         if isinstance(named, InventoryRecord):
             return Resolution(state, named)
         found = named.found
-        stacks = [i for i, s in enumerate(member.character.bag) if named.goods.matches(s)]
+        stacks = positions(member.character.bag, named.goods)
         if found is None or found.item.use is None:
             now = held(member.character.bag, named.goods)
             return Resolution(state, _narrated(member, named.label, now))
@@ -378,7 +378,8 @@ def _narrated(member: Member, label: str, now: int) -> InventoryRecord:
 
 def _held(using: Using) -> int:
     """How many pieces of the item the user's bag holds now."""
-    return sum(s.count for s in using.character.bag if s.item == using.found.ref)
+    bag = using.character.bag
+    return sum(bag[i].count for i in with_item(bag, using.found.ref))
 
 
 def _label(using: Using, health: tuple[str, str]) -> str:

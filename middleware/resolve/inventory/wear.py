@@ -20,7 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from middleware.items.bag import Bag, Goods, held, is_loose, merge_back, split_off
+from middleware.items.bag import (
+    Bag,
+    Goods,
+    held,
+    is_loose,
+    merge_back,
+    positions,
+    split_off,
+)
 from middleware.items.lookup import items_in
 from middleware.market.fakes import reveal_bound, with_lines
 from middleware.resolve import Context, Resolution
@@ -219,7 +227,7 @@ def _let_go(ask: ItemAsk, state: GameState, taken: tuple[Member, Named, int], wa
 
 def _pick(bag: Bag, goods: Goods, where: _Where) -> int | None:
     """The stack to act on: the first that ``where`` keeps, preferring stacks already worn."""
-    hits = [i for i, s in enumerate(bag) if goods.matches(s) and where(s)]
+    hits = [i for i in positions(bag, goods) if where(bag[i])]
     return min(hits, key=lambda i: is_loose(bag[i])) if hits else None
 
 
