@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from middleware.errors import DiceError
 
@@ -39,15 +39,27 @@ class Dice:
         """One face of a ``sides``-sided die, 1..sides."""
         if not 1 <= sides <= MAX_SIDES:
             raise DiceError(f"a die must have 1..{MAX_SIDES} sides, not {sides}")
-        face = self._scripted(sides) if self._next < len(self._script) else None
-        if face is None:
-            face = self._random.randint(1, sides)
+        if self._next < len(self._script):
+            face = self._scripted(sides)
+        else:
+            face = self._seeded(sides, sides.bit_length(), self._random.getrandbits)
         self.thrown.append(face)
         return face
 
     def throw_many(self, count: int, sides: int) -> list[int]:
-        """``count`` throws of a ``sides``-sided die, in order."""
-        return [self.throw(sides) for _ in range(count)]
+        """``count`` throws of a ``sides``-sided die, in order (each through ``throw``, the seam)."""
+        throw = self.throw
+        return [throw(sides) for _ in range(count)]
+
+    @staticmethod
+    def _seeded(sides: int, bits: int, draw: Callable[[int], int]) -> int:
+        """The face ``Random.randint(1, sides)`` would give, drawn the same way (the first
+        ``getrandbits(bit_length)`` below ``sides``, plus one) without its argument checks, so a
+        stored seed throws the same faces as it always has."""
+        r = draw(bits)
+        while r >= sides:
+            r = draw(bits)
+        return r + 1
 
     def pick_weighted(self, weights: Sequence[int]) -> int:
         """The index chosen by one throw of a die with ``sum(weights)`` sides."""

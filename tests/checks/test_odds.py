@@ -136,3 +136,19 @@ def test_tier_odds_sum_to_one_and_success_matches_the_tiers() -> None:
     assert Fraction(1) == sum(tiers.values())
     assert odds.success == tiers["Critical success"] + tiers["Success"]
     assert (Fraction(1, 20), Fraction(11, 20)) == (tiers["Critical success"], odds.success)
+
+
+def test_seeded_dice_throw_what_random_randint_throws() -> None:
+    """SPEC §5: a stored seed replays exactly; the seam's fast path draws the same faces as
+    ``random.Random(seed).randint(1, sides)`` for every die size, one at a time or many."""
+    import random
+
+    from middleware.dice import Dice
+
+    for seed in range(40):
+        for sides in (1, 2, 3, 6, 7, 10, 20, 100, 1000, 65_537):
+            expected = random.Random(seed)
+            one, many = Dice(seed), Dice(seed)
+            singles = [one.throw(sides) for _ in range(12)]
+            assert [expected.randint(1, sides) for _ in range(12)] == singles
+            assert singles == many.throw_many(12, sides) == many.thrown

@@ -116,11 +116,12 @@ def roll_sum(check: SumCheck, dice: Dice) -> SumRoll:
     if check.mode != "normal":
         throws.append(throw_once(check.dice, dice))
     kept = keep(throws, check.mode)
-    effect_values, effect = throw_effects(check.effects, dice)
+    effect_values, effect = throw_effects(check.effects, dice) if check.effects else ((), 0)
     natural = natural_of(check.dice, kept.first)
     listed = check.dice.single and kept.first in check.unmodified
+    rolls = throws[0].values if len(throws) == 1 else throws[0].values + throws[1].values
     return SumRoll(
-        rolls=tuple(v for t in throws for v in t.values) + effect_values,
+        rolls=rolls + effect_values,
         used=kept.sum, effect=effect, total=kept.sum + check.modifier + effect,
         natural=natural, forced=forced_by(check.naturals, natural),
         unmodified=kept.first if listed else None,
@@ -130,7 +131,8 @@ def roll_sum(check: SumCheck, dice: Dice) -> SumRoll:
 def throw_once(spec: SumDice, dice: Dice) -> Throw:
     """CHK-SUM-01/05/06: one throw; a single open-ended die chains, at most 20 dice (CHK-SUM-07)."""
     if not spec.single or (spec.open_high is None and spec.open_low is None):
-        values = tuple(spec.value(f) for f in dice.throw_many(spec.count, spec.sides))
+        faces = dice.throw_many(spec.count, spec.sides)
+        values = tuple(spec.value(f) for f in faces) if spec.faces else tuple(faces)
         return Throw(values=values, sum=sum(values), first=values[0])
     first = spec.value(dice.throw(spec.sides))
     if spec.open_low is not None and first <= spec.open_low:
