@@ -21,6 +21,7 @@ from middleware.records import Record
 from middleware.reply import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json
+from middleware.rules.layers import layer_problem, removed_in
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
@@ -58,11 +59,17 @@ class Engine:
     async def create_game(
         self, chat: str, ruleset: Ruleset, party: Sequence[Character] = (), *,
         seed: int = 0, dice: Literal["candidate", "turn"] = "candidate",
+        layers: Sequence[str] = (),
     ) -> GameState:
-        """Store a new game; S(0) is the party as given. ``dice="turn"`` makes dice fair (SPEC §5)."""
-        state = GameState(ruleset=ruleset.id, party=tuple(party), dice=dice)
+        """Store a new game; S(0) is the party as given. ``dice="turn"`` makes dice fair (SPEC §5);
+        ``layers`` turns ruleset layers on (an unknown or conflicting one is a ``GameError``)."""
+        problem = layer_problem(ruleset, tuple(layers))
+        if problem is not None:
+            raise GameError(f"layers[{problem[0]}]: {problem[1]}")
+        state = GameState(ruleset=ruleset.id, party=tuple(party), dice=dice, layers=tuple(layers))
         row = GameRow(chat=chat, ruleset_id=ruleset.id, ruleset=ruleset.source, seed=seed,
-                      options={"dice": dice}, state=state.model_dump(mode="json"))
+                      options={"dice": dice, **({"layers": list(layers)} if layers else {})},
+                      state=state.model_dump(mode="json"))
         await self.store.create_game(row)
         self._rulesets[chat] = ruleset
         self._games[chat] = row
@@ -143,8 +150,9 @@ class Engine:
         if last < 1:
             raise GameError("no turn has been played yet: take starting gear with take_kit on "
                             "the party given to create_game")
-        done = take_kit(await self.ruleset(chat), await self.state_after(chat, last), who, kit,
-                        picks, again=again)
+        ruleset, state = await self.ruleset(chat), await self.state_after(chat, last)
+        done = take_kit(ruleset, state, who, kit, picks, again=again,
+                        removed=removed_in(ruleset, state).all)
         if done.status == "taken":
             await self.event(chat, last, {"type": "gear", "who": done.who, "kit": kit,
                                           "picks": list(picks), "again": again})

@@ -146,6 +146,8 @@ class GameState(Frozen):
     """ITM-DAY: today's market at the place in force (what it sold and paid out), if any."""
     days: dict[str, int] = Field(default_factory=dict)
     """ITM-DAY-02: how many market days each place has begun, by normalized place name."""
+    layers: tuple[str, ...] = ()
+    """The ruleset layers the game was created with, in the order chosen (``rules/layers.py``)."""
 
     def with_character(self, index: int, character: Character) -> GameState:
         """A new state whose party member ``index`` is ``character``."""

@@ -21,6 +21,7 @@ from middleware.items.gear_bag import carry_room, carry_unit, group_key, put_pie
 from middleware.items.gear_lines import Piece, Reading, pieces
 from middleware.items.index import item_index, name_key
 from middleware.rules.items import Kit
+from middleware.rules.layers import removed_in
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.check import view_for
 from middleware.sheet.roller import find_roller
@@ -154,7 +155,8 @@ def gear_event(ruleset: Ruleset, state: GameState, event: Mapping[str, Any]) -> 
     """The ``gear`` event (``{"type": "gear", "who", "kit", "picks"?, "again"?}``): the state
     after taking the kit; ``GameError`` with the refusal when it cannot be taken."""
     done = take_kit(ruleset, state, event.get("who"), str(event.get("kit", "")),
-                    tuple(event.get("picks") or ()), again=bool(event.get("again", False)))
+                    tuple(event.get("picks") or ()), again=bool(event.get("again", False)),
+                    removed=removed_in(ruleset, state).all)
     if done.status == "refused":
         raise GameError(f"gear refused ({done.reason}): {done.feedback}")
     return done.state

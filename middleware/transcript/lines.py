@@ -21,9 +21,10 @@ class _Line(BaseModel):
 
 
 class Options(_Line):
-    """Game options: ``dice: "turn"`` gives fair dice (SPEC §5)."""
+    """Game options: ``dice: "turn"`` gives fair dice (SPEC §5); ``layers`` turns ruleset layers on."""
 
     dice: Literal["candidate", "turn"] = "candidate"
+    layers: tuple[str, ...] = ()
 
 
 class GameLine(_Line):

@@ -15,6 +15,7 @@ from typing import Any
 from middleware.dice import derive_seed
 from middleware.errors import ExpectationError, GMError, RulesetError, TranscriptError
 from middleware.pipeline import Engine, Processed
+from middleware.rules.layers import layer_problem
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
@@ -70,7 +71,11 @@ def prepare(text_lines: Iterable[str], base: Path | None = None) -> Prepared:
     lines = read_lines(text_lines)
     number, game = lines[0]
     assert isinstance(game, GameLine)
-    return Prepared(lines, game, _ruleset(game.ruleset, base, number))
+    ruleset = _ruleset(game.ruleset, base, number)
+    problem = layer_problem(ruleset, game.options.layers)
+    if problem is not None:
+        raise TranscriptError(problem[1], line=number, path=f"$.options.layers[{problem[0]}]")
+    return Prepared(lines, game, ruleset)
 
 
 async def replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
@@ -87,7 +92,8 @@ async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
     game, ruleset = prepared.game, prepared.ruleset
     party = read_party(ruleset, game.party, line=prepared.lines[0][0])
     chat, turn, count = game.id, 0, 0
-    await engine.create_game(chat, ruleset, party, seed=game.seed, dice=game.options.dice)
+    await engine.create_game(chat, ruleset, party, seed=game.seed, dice=game.options.dice,
+                             layers=game.options.layers)
     for number, line in prepared.lines[1:]:
         try:
             if isinstance(line, UserLine):

@@ -27,6 +27,7 @@ from middleware.resolve.checks.pool import dice_pool
 from middleware.resolve.checks.record import Ask, CheckRecord
 from middleware.resolve.checks.symbol import symbol_pool
 from middleware.rules.kinds.sum import DiceSum
+from middleware.rules.layers import ladder_of
 from middleware.segments import Tag
 from middleware.sheet.check import CheckSheet, assemble_check
 from middleware.sheet.roller import Roller, find_roller
@@ -102,13 +103,16 @@ def read_ask(tag: Tag) -> Ask | None:
                leans=leans, save_hint="save" in words, attrs=dict(tag.attrs), source=tag.raw)
 
 
-def pick_difficulty(ask: Ask, resolution: Any, fallback: int) -> Difficulty:
+def pick_difficulty(ask: Ask, resolution: Any, fallback: int,
+                    ladder: tuple[Any, ...] | None = None) -> Difficulty:
     """CHK-COMMON-08/09, CHK-SUM-10: ``dc=`` wins, else the named rung, else our default.
 
     Without either, the middle rung of the ladder (our choice: the GM asked for an ordinary
-    check), else ``fallback``. A ``dc`` is clamped to ±1000 (CHK-COMMON-11).
+    check), else ``fallback``. A ``dc`` is clamped to ±1000 (CHK-COMMON-11). ``ladder`` is the
+    game's (``rules.layers.ladder_of``); without it, the resolution's own.
     """
-    ladder = tuple(getattr(resolution, "difficulty_ladder", ()) or ())
+    if ladder is None:
+        ladder = tuple(getattr(resolution, "difficulty_ladder", ()) or ())
     rung = _rung(ladder, ask.difficulty)
     if ask.dc is not None:
         dc = max(-DC_LIMIT, min(DC_LIMIT, ask.dc))
@@ -149,15 +153,16 @@ def _by_kind(roll: Roll) -> Rolled:
 
 def dice_sum(roll: Roll) -> Rolled:
     """CHK-SUM-01..10 with CHK-OUT: roll, judge by the tiers, write the record with its odds."""
-    return roll.unchanged(_dice_sum(roll.ask, roll.sheet, roll.ctx))
+    ladder = ladder_of(roll.ctx.ruleset, roll.state)
+    return roll.unchanged(_dice_sum(roll.ask, roll.sheet, roll.ctx, ladder))
 
 
-def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context) -> CheckRecord:
+def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, ladder: tuple[Any, ...]) -> CheckRecord:
     resolution = ctx.ruleset.resolution
     if not isinstance(resolution, DiceSum):
         raise TypeError(f"dice_sum called on a {resolution.kind} ruleset")
     rules = sum_rules(ctx.ruleset)
-    difficulty = pick_difficulty(ask, resolution, rules.default_dc)
+    difficulty = pick_difficulty(ask, resolution, rules.default_dc, ladder)
     check = SumCheck(
         dice=rules.dice, dc=difficulty.dc,
         modifier=sheet.number + sheet.adjust + sheet.penalty + _flat(sheet),

@@ -31,6 +31,7 @@ from middleware.resolve.checks.outcome import Verdict, outcomes_from
 from middleware.resolve.checks.record import Ask, CheckRecord
 from middleware.rules.common import AgainstRung
 from middleware.rules.kinds.against import CriticalFailureRule, CriticalSuccessRule, RollAgainst
+from middleware.rules.layers import ladder_of
 from middleware.sheet.check import CheckSheet
 from middleware.state import normalize_name
 
@@ -62,7 +63,7 @@ def roll_against(roll: Roll) -> Rolled:
 def _record(roll: Roll, resolution: RollAgainst) -> CheckRecord:
     ask, sheet = roll.ask, roll.sheet
     rules = against_rules_from(resolution)
-    aim = pick_aim(ask, resolution.difficulty_ladder)
+    aim = pick_aim(ask, ladder_of(roll.ctx.ruleset, roll.state))
     tens, tens_note = read_tens(ask, rules)
     check = against_check(resolution, target_of(sheet_number(sheet, rules), aim), tens)
     thrown = throw_against(check, roll.ctx.dice)

@@ -31,6 +31,7 @@ from middleware.resolve.checks.spend import buy_spend
 from middleware.rules.common import DcRung
 from middleware.rules.kinds.highest import Dark, DiceHighest
 from middleware.rules.kinds.pool import SituationalDice
+from middleware.rules.layers import ladder_of
 from middleware.sheet.check import CheckSheet
 from middleware.state import normalize_name
 
@@ -52,10 +53,12 @@ class HighestAsk:
     notes: tuple[str, ...] = ()
 
 
-def read_highest(ask: Ask, resolution: DiceHighest) -> HighestAsk:
+def read_highest(ask: Ask, resolution: DiceHighest,
+                 ladder: tuple[DcRung, ...] | None = None) -> HighestAsk:
     """CHK-HIGH-06/11/13, CHK-COMMON-08/09/11: ``dc=``/``difficulty=``, ``bonus=``, ``dark=``."""
     low, high = dc_range(resolution.die.sides, resolution.keep)
-    dc, rung, notes = _difficulty(ask, resolution.difficulty_ladder, low, high)
+    ladder = resolution.difficulty_ladder if ladder is None else ladder
+    dc, rung, notes = _difficulty(ask, ladder, low, high)
     outcomes = resolution.outcomes
     if outcomes is not None and outcomes.by == "total":
         # The tiers read the kept dice whatever the dc: a default dc is not worth a word.
@@ -135,7 +138,7 @@ def dice_highest(roll: Roll) -> Rolled:
     resolution = roll.ctx.ruleset.resolution
     if not isinstance(resolution, DiceHighest):
         raise TypeError(f"dice_highest called on a {resolution.kind} ruleset")
-    asked = read_highest(roll.ask, resolution)
+    asked = read_highest(roll.ask, resolution, ladder_of(roll.ctx.ruleset, roll.state))
     bought = buy_spend(roll)
     check = check_from(resolution, asked,
                        sheet_dice(roll.sheet) + (asked.bonus or 0) + bought.dice)

@@ -8,7 +8,7 @@ planning functions, then asks that kind's odds module. Nothing is thrown and not
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from middleware.resolve.checks import pick_difficulty
 from middleware.resolve.checks.against import (
@@ -46,6 +46,7 @@ from middleware.rules.kinds.highest import DiceHighest
 from middleware.rules.kinds.pool import DicePool
 from middleware.rules.kinds.sum import DiceSum
 from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.layers import ladder_of
 
 OddsOf = Callable[[Roll], Odds | None]
 """One kind's odds: ``def my_odds(roll: Roll) -> Odds | None`` (None: too many sums to work out)."""
@@ -59,7 +60,7 @@ def sum_odds(roll: Roll) -> Odds:
     spec = sum_dice_from(res)
     effects = (EffectDice.parse(m.dice, m.minus) for m in sheet.modifiers if m.dice)
     check = SumCheck(
-        dice=spec, dc=pick_difficulty(ask, res, default_dc(spec)).dc,
+        dice=spec, dc=pick_difficulty(ask, res, default_dc(spec), _ladder(roll)).dc,
         modifier=sheet.number + sheet.adjust + sheet.penalty
         + sum(m.flat for m in sheet.modifiers),
         mode=settle_mode((*ask.leans, *(lean for lean, _ in sheet.leans)), bool(res.advantage)),
@@ -81,7 +82,7 @@ def dice_pool_odds(roll: Roll) -> Odds:
 def highest_kind_odds(roll: Roll) -> Odds:
     """CHK-HIGH: the ``HighestCheck`` the dice-highest kind builds, bought dice included."""
     res = _resolution(roll, DiceHighest)
-    asked = read_highest(roll.ask, res)
+    asked = read_highest(roll.ask, res, _ladder(roll))
     dice = sheet_dice(roll.sheet) + (asked.bonus or 0) + buy_spend(roll).dice
     return highest_odds(check_from(res, asked, dice), outcomes_from(res.outcomes))
 
@@ -91,7 +92,7 @@ def against_kind_odds(roll: Roll) -> Odds | None:
     when its dice have too many sums to work out (``odds_against.MAX_SUMS``)."""
     res = _resolution(roll, RollAgainst)
     rules = against_rules_from(res)
-    aim = pick_aim(roll.ask, res.difficulty_ladder)
+    aim = pick_aim(roll.ask, _ladder(roll))
     tens, _ = read_tens(roll.ask, rules)
     check = against_check(res, target_of(sheet_number(roll.sheet, rules), aim), tens)
     return against_odds(check)
@@ -100,7 +101,7 @@ def against_kind_odds(roll: Roll) -> Odds | None:
 def symbol_kind_odds(roll: Roll) -> Odds:
     """CHK-SYM: the pool the symbol-pool kind builds (difficulty, upgrades, bought dice)."""
     res = _resolution(roll, SymbolPool)
-    opposition = pick_opposition(roll.ask.dc, roll.ask.difficulty, res)
+    opposition = pick_opposition(roll.ask.dc, roll.ask.difficulty, res, _ladder(roll))
     ability, rank, signed = sheet_numbers(roll)
     purchase = buy_dice(roll, res, ability, rank)
     ask = read_tag(roll.ask.attrs, ability, rank, signed, opposition.dc, purchase.dice)
@@ -123,3 +124,8 @@ def _resolution(roll: Roll, model: type[R]) -> R:
     if not isinstance(res, model):
         raise TypeError(f"{model.__name__} odds asked of a {res.kind} ruleset")
     return res
+
+
+def _ladder(roll: Roll) -> tuple[Any, ...]:
+    """The game's difficulty ladder (a layer's replaces the file's while it is on)."""
+    return ladder_of(roll.ctx.ruleset, roll.state)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,9 @@ from middleware.resolve.checks.symbol_roll import (
     symbol_rules_from,
     throw_die,
 )
+from middleware.rules.common import DcRung
 from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.layers import ladder_of
 from middleware.sheet.check import CheckSheet, current, view_for
 from middleware.sheet.numbers import whole
 from middleware.state import normalize_name
@@ -73,7 +75,8 @@ def symbol_pool(roll: Roll) -> Rolled:
     if not isinstance(resolution, SymbolPool):
         raise TypeError(f"symbol_pool called on a {resolution.kind} ruleset")
     rules = symbol_rules_from(resolution)
-    opposition = pick_opposition(roll.ask.dc, roll.ask.difficulty, resolution)
+    opposition = pick_opposition(roll.ask.dc, roll.ask.difficulty, resolution,
+                                 ladder_of(roll.ctx.ruleset, roll.state))
     ability, rank, signed = sheet_numbers(roll)
     purchase = buy_dice(roll, resolution, ability, rank)
     ask = read_tag(roll.ask.attrs, ability, rank, signed, opposition.dc, purchase.dice)
@@ -119,11 +122,12 @@ def sheet_numbers(roll: Roll) -> tuple[int, int, int]:
     return ability, rank, extra + sheet.number - ability - rank
 
 
-def pick_opposition(dc: int | None, difficulty: str | None, resolution: SymbolPool) -> Opposition:
+def pick_opposition(dc: int | None, difficulty: str | None, resolution: SymbolPool,
+                    ladder: Sequence[DcRung] | None = None) -> Opposition:
     """CHK-SYM-08, CHK-COMMON-08/09: ``dc=`` wins, else the named rung, else the middle rung,
     else two; held to 0..``difficulty.max`` with a note when clamped."""
     limit = resolution.difficulty.max
-    ladder = resolution.difficulty_ladder
+    ladder = resolution.difficulty_ladder if ladder is None else ladder
     named = [r for r in ladder if difficulty and normalize_name(r.label) == normalize_name(difficulty)]
     if dc is not None:
         wanted, rung, note = dc, None, None

@@ -41,6 +41,7 @@ from middleware.resolve.inventory.goods import unknown_character
 from middleware.resolve.inventory.read import ItemAsk
 from middleware.resolve.inventory.record import InventoryRecord, refused
 from middleware.rules.items_money import PriceLevel, Seller
+from middleware.rules.layers import removed_in
 from middleware.state import GameState, Place
 
 
@@ -105,8 +106,22 @@ def read_deal(ask: ItemAsk, state: GameState, ctx: Context) -> Deal | InventoryR
     if listing.value is None:
         return _refuse(ask, buyer, "not-for-sale", f"{listing.found.label} has no price: it is "
                        "not for sale.", item=listing.found.label)
+    hidden = _layer_hides(listing, state, ctx)
+    if hidden is not None:
+        return _refuse(ask, buyer, "not-for-sale", hidden, item=listing.found.label)
     count = ask.count or 1
     return Deal(ask, buyer, market, place, rank, level, listing, count, seller)
+
+
+def _layer_hides(listing: Listing, state: GameState, ctx: Context) -> str | None:
+    """ITM-MARKET-13: not for sale when a layer of this game hides the item or removed its coin."""
+    gone = removed_in(ctx.ruleset, state)
+    if listing.found.ref in gone.items:
+        return f"{listing.found.label} is not for sale in this game: a layer took it out."
+    if listing.coin is not None and listing.coin.unit.id in gone.coins:
+        return f"{listing.found.label} is priced in {listing.coin.unit.label}, which are not used " \
+            "in this game: it is not for sale."
+    return None
 
 
 def _listing(ask: ItemAsk, buyer: Member, market: MarketIndex, state: GameState,

@@ -31,12 +31,13 @@ from middleware.resolve.inventory.find import Member, holder
 from middleware.resolve.inventory.goods import unknown_character
 from middleware.resolve.inventory.read import ItemAsk
 from middleware.resolve.inventory.record import InventoryRecord, combined, refused
+from middleware.rules.layers import removed_in
 from middleware.state import GameState
 
 
 def pay(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     """ITM-MONEY-07..12: pay the amount from the ``who=`` bag (the player's), with change."""
-    amount = ask_amount(ask, item_index(ctx.ruleset))
+    amount = _amount(ask, state, ctx)
     if isinstance(amount, Refusal):
         return Resolution(state, _refused(ask, amount))
     member = holder(state, ask.who)
@@ -62,7 +63,7 @@ def pay(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
 
 def earn(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     """ITM-MONEY-13: the coins into the ``who=`` bag, or shared out by the carry rule."""
-    amount = ask_amount(ask, item_index(ctx.ruleset))
+    amount = _amount(ask, state, ctx)
     if isinstance(amount, Refusal):
         return Resolution(state, _refused(ask, amount))
     if ask.who is None:
@@ -87,6 +88,15 @@ def ask_amount(ask: ItemAsk, index: ItemIndex) -> Amount | Refusal:
     if text is None and ask.item:
         text = f"{ask.count or 1} {ask.item}"
     return read_amount(index, text, coin)
+
+
+def _amount(ask: ItemAsk, state: GameState, ctx: Context) -> Amount | Refusal:
+    """The tag's amount; a coin a layer of this game removed is no coin here (``unknown-coin``)."""
+    amount = ask_amount(ask, item_index(ctx.ruleset))
+    if isinstance(amount, Refusal) or amount.coin.unit.id not in removed_in(ctx.ruleset, state).coins:
+        return amount
+    return Refusal("unknown-coin", f"{amount.coin.unit.label} are not used in this game: a layer "
+                   "took them out.")
 
 
 def _earn_shared(ask: ItemAsk, state: GameState, ctx: Context, amount: Amount) -> Resolution:
