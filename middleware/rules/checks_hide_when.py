@@ -33,15 +33,22 @@ def check_hide_when(ruleset: Any) -> Iterable[Problem]:
     """Every ``hideWhen`` value its field cannot hold, at the value's JSON path."""
     sheet: SheetBlock = ruleset.sheet
     fields = sheet.by_id.fields
+    for path, hide in _hides(sheet):
+        field = fields.get(hide.field)
+        if field is not None:
+            yield from _values(path, hide, field)
+
+
+def _hides(sheet: SheetBlock) -> Iterator[tuple[str, HideWhen]]:
+    """Every ``hideWhen`` of the sheet with its JSON path."""
     for name in HOLDERS:
         owner: Any = sheet
         for part in name.split("."):
             owner = getattr(owner, part)
         for i, item in enumerate(owner):
             hide: HideWhen | None = getattr(item, "hide_when", None)
-            field = fields.get(hide.field) if hide is not None else None
-            if hide is not None and field is not None:
-                yield from _values(f"$.sheet.{name}[{i}].hideWhen", hide, field)
+            if hide is not None:
+                yield f"$.sheet.{name}[{i}].hideWhen", hide
 
 
 def _values(path: str, hide: HideWhen, field: SheetField) -> Iterator[Problem]:
@@ -74,3 +81,27 @@ def _cannot_hold(value: Scalar, field: SheetField, strict: bool) -> str | None:
     if strict and isinstance(field, TextField | LongtextField) and len(value) > field.max_length:
         return f"longer than maxLength {field.max_length}"
     return None
+
+
+def check_layer_values(ruleset: Any) -> Iterable[Problem]:
+    """SHEET-IMPORT-19: a layer may not remove an enum value that any ``hideWhen`` compares with,
+    since the thing it hides would flip while the layer is on."""
+    compared = dict(_compared(ruleset.sheet))
+    for i, layer in enumerate(ruleset.layers):
+        for j, change in enumerate(layer.get("fields") or []):
+            if not isinstance(change, dict):
+                continue
+            field = str(change.get("id"))
+            for k, value in enumerate(change.get("removeValues") or []):
+                if (field, value) in compared:
+                    yield Problem(f"$.layers[{i}].fields[{j}].removeValues[{k}]",
+                                  f"{value!r} of field {field!r} is compared by the hideWhen at "
+                                  f"{compared[(field, value)]}")
+
+
+def _compared(sheet: SheetBlock) -> Iterator[tuple[tuple[str, Scalar], str]]:
+    """Every (field, value) a ``hideWhen`` compares with, and where that ``hideWhen`` is."""
+    for path, hide in _hides(sheet):
+        for value in (hide.equals, hide.not_equals, *(hide.in_ or ())):
+            if value is not None:
+                yield (hide.field, value), path

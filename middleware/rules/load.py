@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from middleware.errors import Problem, RulesetError
 from middleware.rules.checks_audit import check_audit
-from middleware.rules.checks_hide_when import check_hide_when
+from middleware.rules.checks_hide_when import check_hide_when, check_layer_values
 from middleware.rules.checks_item_stat import check_item_stats
 from middleware.rules.checks_items import check_items
 from middleware.rules.checks_resolution import check_resolution
@@ -31,7 +31,7 @@ Source = str | Path | bytes | dict[str, Any]
 Checker = Callable[[Ruleset], Iterable[Problem]]
 
 CHECKERS: list[Checker] = [check_resolution, check_audit, check_sheet, check_items,
-                           check_item_stats, check_hide_when]
+                           check_item_stats, check_hide_when, check_layer_values]
 """Semantic checks run in order on a ruleset whose shape is valid; each yields every problem."""
 
 

@@ -9,6 +9,7 @@ The check kinds add their own dice on top. Pools are read and spent here too
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -59,7 +60,8 @@ def view_for(ruleset: RulesetLike, character: Character | None,
     """
     if items is not None:
         return _new_view(ruleset, character, items, state)
-    return _VIEWS.get((ruleset, character, _invented(character, state)), None,
+    layers = state.layers if state is not None else ()
+    return _VIEWS.get((ruleset, character, _invented(character, state)), layers,
                         lambda: _new_view(ruleset, character, None, state))
 
 
@@ -74,12 +76,22 @@ def bare_view(ruleset: RulesetLike, character: Character | None) -> SheetView:
 def _new_view(ruleset: RulesetLike, character: Character | None, items: ItemEffects | None,
               state: GameState | None) -> SheetView:
     rules = sheet_rules(ruleset)
+    removed = _removed_values(ruleset, state)
     if character is None:
-        return SheetView(rules, _blank(ruleset), None, items)
+        return SheetView(rules, _blank(ruleset), None, items, removed)
     build = character.sheet.build if character.sheet else _blank(ruleset)
     if items is None and character.bag:
         items = held_items(ruleset, character, state)
-    return SheetView(rules, build, character.live, items)
+    return SheetView(rules, build, character.live, items, removed)
+
+
+def _removed_values(ruleset: RulesetLike, state: GameState | None) -> Mapping[str, frozenset[str]]:
+    """SHEET-FLD-06: the enum values the game's chosen layers took out of the sheet's fields."""
+    if state is None or not state.layers:
+        return {}
+    from middleware.rules.layers import removed_values  # the sheet reads rulesets structurally
+
+    return removed_values(ruleset, state.layers)  # type: ignore[arg-type]
 
 
 def _blank(ruleset: RulesetLike) -> Build:

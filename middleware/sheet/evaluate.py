@@ -10,7 +10,7 @@ have refused) reads 0 too.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from middleware.rules.live import Track
@@ -83,12 +83,15 @@ class SheetView:
     """One evaluation of one character's sheet (SHEET-EVAL)."""
 
     def __init__(self, rules: SheetRules, build: Build, live: Live | None = None,
-                 items: ItemEffects | None = None) -> None:
+                 items: ItemEffects | None = None,
+                 removed: Mapping[str, frozenset[str]] | None = None) -> None:
         self.rules = rules
         self.ix = rules.sheet.by_id
         self.build = build
         self.live_state = live
         self.items = items
+        self.removed = removed or {}
+        """SHEET-FLD-06: enum values the game's layers took out of each field, by field id."""
         self._memo: dict[Hashable, float] = {}
         self._busy: set[Hashable] = set()
         self._static: SheetView | None = None
@@ -100,7 +103,7 @@ class SheetView:
         if self.live_state is None and self.items is None:
             return self
         if self._static is None:
-            self._static = SheetView(self.rules, self.build)
+            self._static = SheetView(self.rules, self.build, removed=self.removed)
         return self._static
 
     def cached(self, key: Hashable, compute: Callable[[], float]) -> float:
@@ -162,7 +165,14 @@ class SheetView:
         if field is None:
             return None
         stored = self.build.fields.get(field_id)
-        return stored if isinstance(stored, str) and stored in field.values else field.blank
+        if isinstance(stored, str) and self._offered(field_id, field.values, stored):
+            return stored
+        return field.blank
+
+    def _offered(self, field_id: str, values: Sequence[str], stored: str) -> bool:
+        """SHEET-FLD-03/06: a stored enum value counts while the field offers it and no chosen
+        layer took it out (the build keeps it; it reads again once the layer is off)."""
+        return stored in values and stored not in self.removed.get(field_id, ())
 
     def field_value(self, field_id: str) -> Scalar | None:
         """A field's value as ``hideWhen`` reads it (SHEET-FLD-03/05)."""
@@ -247,7 +257,8 @@ class SheetView:
         if field is None:
             return 0.0
         stored = self.build.fields.get(field_id)
-        value = stored if isinstance(stored, str) and stored in field.values else field.default
+        offered = isinstance(stored, str) and self._offered(field_id, field.values, stored)
+        value = stored if offered else field.default
         return self.modifier(value) if value in self.ix.abilities else 0.0
 
     # tiers and skill numbers (SHEET-TIER, SHEET-SKL, SHEET-UNT)

@@ -131,3 +131,35 @@ def test_transcript_unknown_layer_names_its_path() -> None:
     with pytest.raises(TranscriptError) as refused:
         prepare([game_line(["long_night", "dawn"])])
     assert (1, "$.options.layers[1]") == (refused.value.line, refused.value.path)
+
+
+def test_a_layer_takes_an_enum_value_out_of_a_field_while_it_is_on() -> None:
+    """SHEET-FLD-06: 5e's low_magic removes ``int`` from ``spellcasting_ability``: a wizard's
+    stored value is kept but reads as the field's default (``none``) while the layer is on, so the
+    spell save DC loses the Intelligence modifier; without the layer it is 8 + 2 + 3."""
+    from middleware.rules.load import load_ruleset
+    from middleware.sheet.check import view_for
+    from middleware.state import Character, GameState, Sheet
+    from tests.conftest import compat_path
+
+    rules = load_ruleset(compat_path("ruleset-5e-2014.example.json"))
+    wizard = Character(name="Vell", player=True, sheet=Sheet.model_validate(
+        {"v": 1, "build": {"abilities": {"int": 16}, "fields": {"spellcasting_ability": "int"}}}))
+    plain = GameState(ruleset=rules.id, party=(wizard,))
+    low = plain.model_copy(update={"layers": ("low_magic",)})
+    assert 13 == view_for(rules, wizard, state=plain).derived("spell_save_dc")
+    assert 10 == view_for(rules, wizard, state=low).derived("spell_save_dc")
+    assert "none" == view_for(rules, wizard, state=low).enum_value("spellcasting_ability")
+    assert "int" == wizard.sheet.build.fields["spellcasting_ability"]
+
+
+def test_a_layer_may_not_remove_a_value_a_hide_when_compares_with() -> None:
+    """SHEET-IMPORT-19: 5e's slots are hidden when ``spellcasting_ability`` is ``none``; a layer
+    that removes ``none`` is refused at import, at the value's JSON path."""
+    from middleware.rules.load import validate_ruleset
+    from tests.conftest import compat_json
+
+    data = compat_json("ruleset-5e-2014.example.json")
+    data["layers"][0]["fields"][0]["removeValues"] = ["int", "none"]
+    paths = [p.path for p in validate_ruleset(data)]
+    assert ["$.layers[0].fields[0].removeValues[1]"] == paths

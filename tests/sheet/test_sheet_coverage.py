@@ -33,12 +33,6 @@ OUT_OF_SCOPE: dict[str, str] = {
     "SHEET-BUILD-04": "[D] where the peer keeps sheets (character cards, persona, chat metadata): "
                       "its storage, not ours; transcripts carry the envelope itself",
     "SHEET-BUILD-05": "[X] bestiary creatures written as a sheet: read only by combat",
-    "SHEET-FLD-06": "layers are never switched on here: ruleset.layers is kept raw until the "
-                    "layers issue (middleware/rules/ruleset.py), so no enum value a layer removes "
-                    "can be in force",
-    "SHEET-IMPORT-19": "layers are kept raw and unapplied until the layers issue "
-                       "(middleware/rules/ruleset.py); the digest gives no shape for "
-                       "layers[].fields to compare hideWhen values with",
 }
 
 _BOLD = re.compile(r"\*\*SHEET-[A-Z]+-\d+\*\*")
