@@ -1,24 +1,13 @@
-"""An invented item through the engine: kept in S(n), gone in a regenerate that does not invent
-it (ITM-PROPOSE-13, ITM-BAG-21, SPEC §3).
-
-The add action's invention seam (``goods.invent``) is wired here to ``propose`` the way the add
-action uses it, so these tests hold whether or not the seam is wired in the package yet.
-"""
+"""An invented item through the engine, with the add action's own invention seam: kept in S(n),
+gone in a regenerate that does not invent it (ITM-PROPOSE-13, ITM-BAG-21, SPEC §3)."""
 
 from __future__ import annotations
 
 import pytest
 
-from middleware.items.bag import Goods
-from middleware.items.propose import propose
 from middleware.pipeline import Engine
-from middleware.resolve import Context
-from middleware.resolve.inventory import goods
-from middleware.resolve.inventory.find import Named
-from middleware.resolve.inventory.read import ItemAsk
-from middleware.resolve.inventory.record import InventoryRecord, refused
 from middleware.rules.load import load_ruleset
-from middleware.state import Character, GameState
+from middleware.state import Character
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_path
 
@@ -26,21 +15,8 @@ INVENT = ('Ada finds it. [inventory: action="add" item="Ember charm" category="g
           'carried="+2 Sway" who="Ada"]')
 
 
-def invent(ask: ItemAsk, state: GameState, ctx: Context) -> goods.Invented | InventoryRecord | None:
-    """The add action's use of ``propose``: a refusal, the item to add, or None for plain."""
-    made = propose(ctx.ruleset, state, ask.attrs, ask.item)
-    if made.outcome == "refused":
-        return refused(ask.action, made.reason or "", made.note or "", item=made.name, who=ask.who)
-    if made.item is None:
-        return None
-    found = made.item
-    return goods.Invented(Named(Goods(item=found.ref), found.label, found.stack_limit, found),
-                          made.kept_in(state), made.note)
-
-
 @pytest.fixture
-async def engine(monkeypatch: pytest.MonkeyPatch) -> Engine:
-    monkeypatch.setattr(goods, "invent", invent)
+async def engine() -> Engine:
     engine = Engine(MemoryStore())
     await engine.create_game("chat", load_ruleset(compat_path("ember-roads.json")),
                              [Character(name="Ada", player=True)], seed=7)
