@@ -25,6 +25,7 @@ from middleware.resolve.checks.against_roll import (
     throw_against,
     verdict,
 )
+from middleware.resolve.checks.changes import marks
 from middleware.resolve.checks.kind import Roll, Rolled
 from middleware.resolve.checks.odds_against import against_odds
 from middleware.resolve.checks.outcome import Verdict, outcomes_from
@@ -77,7 +78,7 @@ def _record(roll: Roll, resolution: RollAgainst) -> CheckRecord:
         tier_text=judged.tier.text if judged.tier else None,
         resolution="sum", dice=rules.label, with_=sheet.with_used, bonus=tens or None,
         penalty=sheet.penalty or None, difficulty=aim.rung, adjust=sheet.adjust or None,
-        effects=_effect_names(sheet), against=rules.against,
+        **marks(roll.sheet, roll.ctx.ruleset.resolution), against=rules.against,
         chance=odds.chance if odds else None,
         feedback=_feedback(ask, sheet, check, thrown.kept, judged,
                            (aim.note, tens_note, _unused(ask, sheet, rules))),
@@ -165,11 +166,6 @@ def _unused(ask: Ask, sheet: CheckSheet, rules: AgainstRules) -> str | None:
     return " ".join(parts) or None
 
 
-def _effect_names(sheet: CheckSheet) -> str | None:
-    """The sources that changed the target, each once, in the sheet's order."""
-    names = [m.source for m in sheet.modifiers if m.flat]
-    return ", ".join(dict.fromkeys(n for n in names if n)) or None
-
 
 def _feedback(ask: Ask, sheet: CheckSheet, check: AgainstCheck, kept: int, judged: Verdict,
               notes: tuple[str | None, ...]) -> str:
@@ -185,4 +181,3 @@ def _feedback(ask: Ask, sheet: CheckSheet, check: AgainstCheck, kept: int, judge
         parts.append(f'No check is named "{ask.skill}": rolled with no sheet number.')
     parts.extend(n for n in notes if n)
     return " ".join(parts)
-

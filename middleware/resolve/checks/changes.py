@@ -40,6 +40,13 @@ def changed_fields(record: CheckRecord, sheet: CheckSheet, resolution: Any) -> d
             if getattr(record, name) != value}
 
 
+def marks(sheet: CheckSheet, resolution: Any) -> dict[str, str | None]:
+    """ITM-CHECK-15: a kind's record fields ``effects`` (the numeric change) and ``from_`` (its
+    sources), ready to pass to ``CheckRecord``."""
+    effects, sources = changes_of(sheet, resolution)
+    return {"effects": effects, "from_": sources}
+
+
 def changes_of(sheet: CheckSheet, resolution: Any) -> tuple[str | None, str | None]:
     """ITM-CHECK-15: the ``effects=`` and ``from=`` values of a rolled check on ``sheet``."""
     if not sheet.modifiers and not sheet.leans:

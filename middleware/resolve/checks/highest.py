@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from middleware.resolve.checks.changes import marks
 from middleware.resolve.checks.highest_roll import (
     MAX_DICE,
     HighestCheck,
@@ -167,7 +168,7 @@ def _record(roll: Roll, check: HighestCheck, asked: HighestAsk, rolled: HighestR
         tier_text=verdict.tier.text if verdict.tier else None,
         resolution="sum", dice=f"{len(rolled.rolls)}d{check.sides}", pool=check.light,
         with_=sheet.with_used, bonus=asked.bonus or None, penalty=sheet.penalty or None,
-        difficulty=asked.rung, adjust=sheet.adjust or None, effects=_effect_names(sheet),
+        difficulty=asked.rung, adjust=sheet.adjust or None, **marks(roll.sheet, roll.ctx.ruleset.resolution),
         highest=1, zero_dice=True if rolled.zero else None, dark=len(rolled.dark) or None,
         dark_highest=True if rolled.dark_highest else None,
         dark_outcome="light" if dark and check.dark_outcome == "light" else None,
@@ -187,9 +188,3 @@ def _feedback(skill: str, verdict: Verdict, rolled: HighestRoll, dark: Dark | No
         # CHK-HIGH-10: the cost of a dark die on top is the GM's to apply, not ours.
         parts.append(f"A {dark.label} die was highest. {dark.text or ''}".strip())
     return " ".join((*parts, *notes))
-
-
-def _effect_names(sheet: CheckSheet) -> str | None:
-    """The conditions and items that changed the dice, each once, in the sheet's order."""
-    names = list(dict.fromkeys(m.source for m in sheet.modifiers if m.source and m.flat))
-    return ", ".join(names) or None

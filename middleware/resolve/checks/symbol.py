@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from middleware.dice import Dice
+from middleware.resolve.checks.changes import marks
 from middleware.resolve.checks.kind import Roll, Rolled
 from middleware.resolve.checks.odds_symbol import pool_odds
 from middleware.resolve.checks.outcome import Verdict, judge, outcomes_from
@@ -42,7 +43,7 @@ from middleware.resolve.checks.symbol_roll import (
 from middleware.rules.common import DcRung
 from middleware.rules.kinds.symbol import SymbolPool
 from middleware.rules.layers import ladder_of
-from middleware.sheet.check import CheckSheet, current, view_for
+from middleware.sheet.check import current, view_for
 from middleware.sheet.numbers import whole
 from middleware.state import normalize_name
 
@@ -185,7 +186,7 @@ def _record(roll: Roll, resolution: SymbolPool, pool: BuiltPool, thrown: SymbolT
         tier_text=verdict.tier.text if verdict.tier else None, resolution="sum",
         dice=pool.label(resolution), with_=sheet.with_used, bonus=pool.bonus or None,
         spend=purchase.spend, penalty=sheet.penalty or None, difficulty=opposition.rung,
-        adjust=sheet.adjust or None, effects=_effect_names(sheet), symbols=reading.text,
+        adjust=sheet.adjust or None, **marks(roll.sheet, roll.ctx.ruleset.resolution), symbols=reading.text,
         thrown="|".join(t.die.id for t in thrown.dice), symbol_details=encode_details(thrown),
         setback=pool.setback_added or None, upgrade_own=pool.upgrades_applied or None,
         chance=chance, feedback=_feedback(roll, resolution, pool, thrown, verdict, opposition,
@@ -229,10 +230,6 @@ def _ignored(roll: Roll, resolution: SymbolPool, pool: BuiltPool) -> str | None:
         return f"upgradeOwn {asked}: {pool.upgrades_applied} applied within the pool's limit."
     return None
 
-
-def _effect_names(sheet: CheckSheet) -> str | None:
-    names = [m.source for m in sheet.modifiers if m.flat]
-    return ", ".join(dict.fromkeys(n for n in names if n)) or None
 
 
 def _number(text: str | None) -> int | None:
