@@ -40,10 +40,19 @@ class IdentityCache(Generic[V]):
 
 
 def per_ruleset(build: Callable[[R], V]) -> Callable[[R], V]:
-    """``build(ruleset)`` worked out once per ruleset object (a decorator)."""
-    cache: IdentityCache[V] = IdentityCache()
+    """``build(ruleset)`` worked out once per ruleset object (a decorator).
+
+    One object, no extra key: looked up by its id alone, since this runs on every tag."""
+    entries: dict[int, tuple[R, V]] = {}
 
     @functools.wraps(build)
     def once(ruleset: R) -> V:
-        return cache.get((ruleset,), None, lambda: build(ruleset))
+        hit = entries.get(id(ruleset))
+        if hit is not None and hit[0] is ruleset:
+            return hit[1]
+        if len(entries) > 64:
+            entries.clear()
+        made = build(ruleset)
+        entries[id(ruleset)] = (ruleset, made)
+        return made
     return once

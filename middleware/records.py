@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -46,10 +46,16 @@ def plus_signed(number: int) -> str:
     return f"{number:+d}"
 
 
+VERIFY_TRUSTED = False
+"""Set by the test suite: every ``Record.trusted`` record is also validated and must be equal."""
+
+
 class Record(BaseModel):
     """What every tag yields: its family, status, refusal code, roller and the line for the GM."""
 
     model_config = ConfigDict(frozen=True)
+    _defaults: ClassVar[dict[str, Any]]
+    _factories: ClassVar[tuple[tuple[str, Any], ...]]
 
     tag: str
     status: Status
@@ -57,6 +63,42 @@ class Record(BaseModel):
     who: str | None = None
     feedback: str | None = None
     source: str = Field(default="", description="the tag exactly as the model wrote it")
+
+    @classmethod
+    def trusted(cls, **fields: Any) -> Self:
+        """A record from values the engine worked out itself, by field name, not validated.
+
+        A resolver's record is built on every tag of every reply, and pydantic's validation of a
+        fifty-field model costs more than the dice it records; ``model_construct`` walks every
+        field in Python and costs more still. The values come from our own typed code, and the
+        test suite (``VERIFY_TRUSTED``) validates every one of them and compares.
+        """
+        record = object.__new__(cls)
+        values = cls._field_defaults()
+        values.update(fields)
+        object.__setattr__(record, "__dict__", values)
+        object.__setattr__(record, "__pydantic_fields_set__", set(fields))
+        object.__setattr__(record, "__pydantic_extra__", None)
+        object.__setattr__(record, "__pydantic_private__", None)
+        if VERIFY_TRUSTED:
+            checked = cls(**fields)
+            if checked != record or list(checked.__dict__) != list(values):
+                raise AssertionError(f"{cls.__name__}.trusted({fields}) is not {checked!r}")
+        return record
+
+    @classmethod
+    def _field_defaults(cls) -> dict[str, Any]:
+        """Every field's default, in field order (a fresh list for a factory default)."""
+        if "_defaults" not in cls.__dict__:
+            cls._defaults = {name: field.get_default(call_default_factory=False)
+                             for name, field in cls.model_fields.items()}
+            cls._factories = tuple((name, field.default_factory)
+                                   for name, field in cls.model_fields.items()
+                                   if field.default_factory is not None)
+        values = cls._defaults.copy()
+        for name, factory in cls._factories:
+            values[name] = factory()  # type: ignore[call-arg]
+        return values
 
     def tag_attrs(self) -> list[tuple[str, str]]:
         """Attributes of the resolved tag, in order; empty means 'leave the tag as written'."""

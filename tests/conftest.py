@@ -10,6 +10,10 @@ from typing import Any
 import pytest
 import structlog
 
+from middleware import records
+
+records.VERIFY_TRUSTED = True  # every record a resolver builds unvalidated is checked here
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 COMPAT = SHARED / "compat"

@@ -87,20 +87,22 @@ def _finished(record: CheckRecord, ask: Ask, sheet: CheckSheet, roller: Roller,
 
 def read_ask(tag: Tag) -> Ask | None:
     """What the GM asked (CHK-COMMON-08..12, SPEC §1b); None when no skill is named."""
-    skill = (tag.get("skill") or "").strip()
+    attrs = tag.attrs
+    skill = attrs.get("skill", "").strip()
     if not skill:
         return None
-    dc_text = tag.get("dc")
-    dc = _number(dc_text)
-    difficulty = tag.get("difficulty")
+    dc_text = attrs.get("dc")
+    dc = _number(dc_text) if dc_text else None
+    difficulty = attrs.get("difficulty")
     if dc is None and dc_text and not difficulty:
         difficulty = dc_text  # dc="Hard": the model named a rung in the wrong attribute
-    mode = (tag.get("mode") or "").strip().lower()
-    words = {w.lower() for w in tag.words}
-    leans = tuple(lean for lean in _LEANS if lean == mode or lean in words)
-    return Ask(skill=skill, who=_blank_none(tag.get("who")), dc=dc,
-               difficulty=_blank_none(difficulty), with_=_blank_none(tag.get("with")),
-               leans=leans, save_hint="save" in words, attrs=dict(tag.attrs), source=tag.raw)
+    words = {w.lower() for w in tag.words} if tag.words else frozenset()
+    mode = attrs.get("mode", "").strip().lower()
+    leans = tuple(lean for lean in _LEANS if lean == mode or lean in words) if mode or words else ()
+    # The tag's attrs are handed on as they are: a Tag is never changed after parsing.
+    return Ask(skill=skill, who=_blank_none(attrs.get("who")), dc=dc,
+               difficulty=_blank_none(difficulty), with_=_blank_none(attrs.get("with")),
+               leans=leans, save_hint="save" in words, attrs=attrs, source=tag.raw)
 
 
 def pick_difficulty(ask: Ask, resolution: Any, fallback: int,
@@ -132,10 +134,10 @@ def pick_difficulty(ask: Ask, resolution: Any, fallback: int,
 def _settled(ask: Ask, sheet: CheckSheet) -> CheckRecord | None:
     """SHEET-UNT-05 refuse and SHEET-CHK-06 automatic failure: nothing is rolled."""
     if sheet.untrained == "refuse":
-        return CheckRecord(status="refused", reason="untrained", skill=ask.skill, who=ask.who,
+        return CheckRecord.trusted(status="refused", reason="untrained", skill=ask.skill, who=ask.who,
                            dc=ask.dc, feedback=f"{ask.skill} cannot be tried untrained.")
     if sheet.fails_automatically:
-        return CheckRecord(status="resolved", skill=ask.skill, who=ask.who, dc=ask.dc,
+        return CheckRecord.trusted(status="resolved", skill=ask.skill, who=ask.who, dc=ask.dc,
                            success=False, automatic=True, from_=sheet.fails_automatically,
                            feedback=f"Failed automatically ({sheet.fails_automatically}).")
     return None
@@ -145,7 +147,7 @@ def _by_kind(roll: Roll) -> Rolled:
     kind_name = str(getattr(roll.ctx.ruleset.resolution, "kind", ""))
     kind = KINDS.get(kind_name)
     if kind is None:
-        return roll.unchanged(CheckRecord(
+        return roll.unchanged(CheckRecord.trusted(
             status="error", reason="unsupported-kind", skill=roll.ask.skill, who=roll.ask.who,
             feedback=f"Checks of kind {kind_name} are not supported yet."))
     return roll_with_overrides(kind, roll)  # CHK-OVR: the check's own resolution first
@@ -163,10 +165,11 @@ def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, ladder: tuple[Any, ...]
         raise TypeError(f"dice_sum called on a {resolution.kind} ruleset")
     rules = sum_rules(ctx.ruleset)
     difficulty = pick_difficulty(ask, resolution, rules.default_dc, ladder)
+    leans = (*ask.leans, *(lean for lean, _ in sheet.leans)) if sheet.leans else ask.leans
     check = SumCheck(
         dice=rules.dice, dc=difficulty.dc,
         modifier=sheet.number + sheet.adjust + sheet.penalty + _flat(sheet),
-        mode=settle_mode((*ask.leans, *(lean for lean, _ in sheet.leans)), rules.advantage),
+        mode=settle_mode(leans, rules.advantage) if leans else "normal",
         naturals=rules.naturals_save if sheet.target == "save" else rules.naturals_check,
         unmodified=rules.unmodified, effects=_effect_dice(sheet),
     )
@@ -174,7 +177,7 @@ def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, ladder: tuple[Any, ...]
     verdict = judge(rules.outcomes, total=roll.total, needed=check.dc, forced=roll.forced,
                     natural=roll.natural)
     effects, sources = changes_of(sheet, resolution)  # ITM-CHECK-15, written once here
-    return CheckRecord(
+    return CheckRecord.trusted(
         status="resolved", skill=ask.skill, who=ask.who, dc=check.dc, rolls=list(roll.rolls),
         used=roll.used, modifier=roll.total - roll.used, total=roll.total,
         success=verdict.success, critical=verdict.critical, outcome=verdict.outcome,
@@ -210,11 +213,13 @@ def _feedback(ask: Ask, sheet: CheckSheet, difficulty: Difficulty, verdict: Verd
 
 
 def _flat(sheet: CheckSheet) -> int:
-    return sum(modifier.flat for modifier in sheet.modifiers)
+    return sum(modifier.flat for modifier in sheet.modifiers) if sheet.modifiers else 0
 
 
 def _effect_dice(sheet: CheckSheet) -> tuple[EffectDice, ...]:
     """SHEET-COND-05: each modifier's ``dice``, thrown through the same seam as the check."""
+    if not sheet.modifiers:
+        return ()
     found = (EffectDice.parse(m.dice, m.minus) for m in sheet.modifiers if m.dice)
     return tuple(d for d in found if d is not None)
 
@@ -227,9 +232,9 @@ def _rung(ladder: tuple[Any, ...], label: str | None) -> Any:
     return found[0] if len(found) == 1 else None
 
 
-def _number(text: str | None) -> int | None:
+def _number(text: str) -> int | None:
     """The first whole number in ``text`` (``"15"``, ``"DC 15"``, ``"+3"``), else None."""
-    match = _WHOLE.search(text or "")
+    match = _WHOLE.search(text)
     return int(match.group()) if match else None
 
 

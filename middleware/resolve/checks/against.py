@@ -70,7 +70,7 @@ def _record(roll: Roll, resolution: RollAgainst) -> CheckRecord:
     thrown = throw_against(check, roll.ctx.dice)
     judged = verdict(check, thrown.kept)
     odds = against_odds(check)
-    return CheckRecord(
+    return CheckRecord.trusted(
         status="resolved", skill=ask.skill, who=ask.who, dc=check.target, rolls=list(thrown.rolls),
         used=thrown.kept, modifier=0, total=thrown.kept, success=judged.success,
         critical=judged.critical, outcome=judged.outcome,

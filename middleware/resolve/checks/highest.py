@@ -160,7 +160,7 @@ def _record(roll: Roll, check: HighestCheck, asked: HighestAsk, rolled: HighestR
     """CHK-REC-10..13: the summed shape, ``modifier`` 0, the kept dice as the total."""
     sheet = roll.sheet
     dark = bool(rolled.dark)
-    return CheckRecord(
+    return CheckRecord.trusted(
         status="resolved", skill=roll.ask.skill, who=roll.ask.who, dc=check.dc,
         rolls=list(rolled.rolls), used=rolled.total, modifier=0, total=rolled.total,
         success=verdict.success, critical=verdict.critical, outcome=verdict.outcome,

@@ -11,7 +11,7 @@ Results are cached per distinct check with ``functools.lru_cache`` (every input 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
@@ -39,11 +39,11 @@ class Odds:
 
     success: Fraction
     tiers: tuple[tuple[str, Fraction], ...] = ()
+    chance: float = field(init=False, compare=False)
+    """The float written on the record, worked out once (odds are cached, records are not)."""
 
-    @property
-    def chance(self) -> float:
-        """The float written on the record."""
-        return float(self.success)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "chance", float(self.success))
 
 
 def check_odds(check: SumCheck, outcomes: Outcomes | None = None) -> Odds:

@@ -90,7 +90,7 @@ def _record(roll: Roll, plan: Plan, bought: Bought, thrown: PoolRoll, verdict: V
     check, sheet, ask = plan.check, roll.sheet, roll.ask
     reroll = check.reroll
     effects, sources = changes_of(sheet, roll.ctx.ruleset.resolution)
-    return CheckRecord(
+    return CheckRecord.trusted(
         status="resolved", skill=ask.skill, who=ask.who, dc=check.needed,
         rolls=list(thrown.rolls), used=thrown.successes, modifier=thrown.net - thrown.successes,
         total=thrown.net, success=verdict.success, critical=verdict.critical,

@@ -178,7 +178,7 @@ def _record(roll: Roll, resolution: SymbolPool, pool: BuiltPool, thrown: SymbolT
             verdict: Verdict, chance: float, opposition: Opposition,
             purchase: Purchase) -> CheckRecord:
     ask, sheet, reading = roll.ask, roll.sheet, thrown.reading
-    return CheckRecord(
+    return CheckRecord.trusted(
         status="resolved", skill=ask.skill, who=ask.who, dc=pool.dc,
         rolls=[t.face for t in thrown.dice], used=reading.total, modifier=0, total=reading.total,
         success=verdict.success, critical=verdict.critical or _mark(reading, verdict.success),
