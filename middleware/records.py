@@ -97,7 +97,7 @@ class Record(BaseModel):
                                    if field.default_factory is not None)
         values = cls._defaults.copy()
         for name, factory in cls._factories:
-            values[name] = factory()  # type: ignore[call-arg]
+            values[name] = factory()
         return values
 
     def tag_attrs(self) -> list[tuple[str, str]]:
