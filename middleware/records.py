@@ -30,7 +30,7 @@ def clean_value(value: object) -> str:
 def clean_values(values: Iterable[object]) -> list[str]:
     """``clean_value`` of each value; one scan of them all when none needs cleaning (the usual
     case: a resolved tag writes a dozen values)."""
-    texts = [str(value) for value in values]
+    texts = list(map(str, values))
     if _UNSAFE.search("".join(texts)) is None:
         return [text.strip() for text in texts]
     return [clean_value(text) for text in texts]

@@ -15,8 +15,8 @@ from middleware.segments import Segment, Tag
 def render_tag(name: str, attrs: Iterable[tuple[str, str]]) -> str:
     """``[name: key="value" ...]`` with every value made record-safe."""
     pairs = list(attrs)
-    values = clean_values(value for _, value in pairs)
-    body = " ".join(f'{key}="{value}"' for (key, _), value in zip(pairs, values, strict=True))
+    values = clean_values([value for _, value in pairs])
+    body = " ".join([f'{key}="{value}"' for (key, _), value in zip(pairs, values, strict=True)])
     return f"[{name}: {body}]" if body else f"[{name}]"
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from middleware.cache import per_ruleset
 from middleware.resolve.checks.changes import changes_of
 from middleware.resolve.checks.charms import buy_charm
 from middleware.resolve.checks.kind import Roll, Rolled
+from middleware.resolve.checks.odds_pool import pool_odds
 from middleware.resolve.checks.outcome import Outcomes, Verdict, outcomes_from
 from middleware.resolve.checks.pool_read import (
     Need,
@@ -29,6 +31,7 @@ from middleware.resolve.checks.pool_rules import PoolCheck, PoolRoll, pool_verdi
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.checks.spend import Bought, buy_spend
 from middleware.rules.kinds.pool import DicePool
+from middleware.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +55,9 @@ def dice_pool(roll: Roll) -> Rolled:
     bought = buy_charm(roll, use) if use else buy_spend(roll)
     plan = plan_pool(roll, res, bought)
     thrown = roll_pool(plan.check, roll.ctx.dice)
-    outcomes = outcomes_from(res.outcomes)
+    outcomes = _outcomes(roll.ctx.ruleset)
     verdict = pool_verdict(plan.check, thrown, outcomes)
-    record = _record(roll, plan, bought, thrown, verdict, _chance(plan.check, outcomes))
+    record = _record(roll, plan, bought, thrown, verdict, pool_odds(plan.check, outcomes).chance)
     return Rolled(record, bought.paid_state(roll))
 
 
@@ -84,7 +87,7 @@ def plan_pool(roll: Roll, res: DicePool, bought: Bought) -> Plan:
 
 
 def _record(roll: Roll, plan: Plan, bought: Bought, thrown: PoolRoll, verdict: Verdict,
-            chance: float | None) -> CheckRecord:
+            chance: float) -> CheckRecord:
     """CHK-REC-01..08/20: what the roll used, each extra only where it applies; built once, with
     ``effects``/``from`` (ITM-CHECK-15) and the source already in place."""
     check, sheet, ask = plan.check, roll.sheet, roll.ask
@@ -130,11 +133,7 @@ def _feedback(roll: Roll, plan: Plan, thrown: PoolRoll, verdict: Verdict) -> str
     return " ".join((*parts, *plan.notes))
 
 
-def _chance(check: PoolCheck, outcomes: Outcomes | None) -> float | None:
-    """Our ``chance=``: the exact probability of success (``odds_pool``, written beside this
-    kind); None while that module cannot be imported."""
-    try:
-        from middleware.resolve.checks.odds_pool import pool_odds
-    except ImportError:
-        return None
-    return float(pool_odds(check, outcomes).chance)
+@per_ruleset
+def _outcomes(ruleset: Ruleset) -> Outcomes | None:
+    """The pool's tiers (CHK-OUT) as plain values, read once per ruleset object."""
+    return outcomes_from(ruleset.resolution.outcomes)

@@ -73,7 +73,7 @@ def pick_target(roll: Roll, res: DicePool, rung_target: int | None,
     if asked is not None and adjustable and spec.from_ is None:
         target = asked
         note = f"threshold {asked} clamped." if not spec.min <= asked <= spec.max else None
-    own = current(roll.state, roll.roller)
+    own = current(roll.state, roll.roller) if spec.from_ is not None else None
     if spec.from_ is not None and own is not None:
         target = math.floor(view_for(roll.ctx.ruleset, own, state=roll.state).ref(spec.from_))
     if bought.threshold is not None:
@@ -106,14 +106,17 @@ def pool_size(roll: Roll, res: DicePool, bought: Bought) -> tuple[int, int]:
     asked = number(roll.ask.attrs.get("bonus"))
     limits = res.situational_dice
     bonus = _clamp(asked, limits.min, limits.max) if limits and asked is not None else 0
-    effects = sum(m.flat for m in sheet.modifiers)
+    effects = sum(m.flat for m in sheet.modifiers) if sheet.modifiers else 0
     dice = sheet.number + sheet.adjust + sheet.penalty + effects + bonus + bought.dice
     return _clamp(dice, res.pool.min, res.pool.max), bonus
 
 
 def named_reroll(roll: Roll, res: DicePool) -> Reroll | None:
     """CHK-POOL-25: ``reroll=`` names one free entry by id (or label-like spelling); else none."""
-    wanted = normalize_name(roll.ask.attrs.get("reroll") or "")
+    asked = roll.ask.attrs.get("reroll")
+    if not asked or not res.reroll:
+        return None
+    wanted = normalize_name(asked)
     found = [r for r in res.reroll if wanted and normalize_name(r.id) == wanted]
     return Reroll(found[0].up_to, found[0].mode, found[0].id) if found else None
 
@@ -129,6 +132,8 @@ def best_reroll(*candidates: Reroll | None) -> Reroll | None:
 
 def stance_count(roll: Roll, res: DicePool) -> Count:
     """CHK-POOL-18: a stance's skill counts below / above the target instead."""
+    if not res.stances:
+        return "reach"
     ids = {normalize_name(x) for x in (roll.sheet.id, roll.sheet.label) if x}
     for stance in res.stances:
         if ids & {normalize_name(s) for s in stance.skills}:
@@ -141,7 +146,7 @@ _NUMBER = re.compile(r"[-+]?\d{1,7}")
 
 def number(text: str | None) -> int | None:
     """The first whole number in ``text`` (``"8"``, ``"+2"``, ``"-5 dice"``), else None."""
-    match = _NUMBER.search(text or "")
+    match = _NUMBER.search(text) if text else None
     return int(match.group()) if match else None
 
 

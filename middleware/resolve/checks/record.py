@@ -128,7 +128,7 @@ class CheckRecord(Record):
             return []
         head = [
             ("skill", self.skill), ("dc", _text(self.dc)),
-            ("rolls", "|".join(str(r) for r in self.rolls)), ("used", _text(self.used)),
+            ("rolls", "|".join(map(str, self.rolls))), ("used", _text(self.used)),
             ("modifier", signed(self.modifier)), ("total", _text(self.total)),
             ("result", self.result or ""), ("mode", self.mode),
             ("resolution", self.resolution), ("dice", self.dice),
