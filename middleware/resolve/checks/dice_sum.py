@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from middleware.cache import per_ruleset
 from middleware.dice import Dice
@@ -88,8 +88,7 @@ class SumCheck:
     effects: tuple[EffectDice, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Throw:
+class Throw(NamedTuple):
     """One throw of the check's dice: the values in order, their signed sum, the first face."""
 
     values: tuple[int, ...]
@@ -97,9 +96,12 @@ class Throw:
     first: int
 
 
-@dataclass(frozen=True, slots=True)
-class SumRoll:
-    """What the dice came to (CHK-SUM, SPEC §6 ``rolls``/``used``/``total``)."""
+class SumRoll(NamedTuple):
+    """What the dice came to (CHK-SUM, SPEC §6 ``rolls``/``used``/``total``).
+
+    A named tuple, not a frozen dataclass: one is built per check, and a frozen dataclass sets
+    its fields one ``object.__setattr__`` at a time, which cost a third of the roll (issue 3).
+    """
 
     rolls: tuple[int, ...]
     used: int
@@ -117,15 +119,14 @@ def roll_sum(check: SumCheck, dice: Dice) -> SumRoll:
         throws.append(throw_once(check.dice, dice))
     kept = keep(throws, check.mode)
     effect_values, effect = throw_effects(check.effects, dice) if check.effects else ((), 0)
-    natural = natural_of(check.dice, kept.first)
-    listed = check.dice.single and kept.first in check.unmodified
     rolls = throws[0].values if len(throws) == 1 else throws[0].values + throws[1].values
-    return SumRoll(
-        rolls=rolls + effect_values,
-        used=kept.sum, effect=effect, total=kept.sum + check.modifier + effect,
-        natural=natural, forced=forced_by(check.naturals, natural),
-        unmodified=kept.first if listed else None,
-    )
+    used = kept.sum
+    total = used + check.modifier + effect
+    natural = natural_of(check.dice, kept.first)
+    forced = forced_by(check.naturals, natural)
+    unmodified = kept.first if check.dice.single and kept.first in check.unmodified else None
+    # positional, in field order: by keyword the call costs twice as much (issue 3)
+    return SumRoll(rolls + effect_values, used, effect, total, natural, forced, unmodified)
 
 
 def throw_once(spec: SumDice, dice: Dice) -> Throw:
@@ -133,7 +134,7 @@ def throw_once(spec: SumDice, dice: Dice) -> Throw:
     if not spec.single or (spec.open_high is None and spec.open_low is None):
         faces = dice.throw_many(spec.count, spec.sides)
         values = tuple(spec.value(f) for f in faces) if spec.faces else tuple(faces)
-        return Throw(values=values, sum=sum(values), first=values[0])
+        return Throw(values, sum(values), values[0])
     first = spec.value(dice.throw(spec.sides))
     if spec.open_low is not None and first <= spec.open_low:
         chain = _chain(spec, dice, MAX_OPEN_DICE - 1)

@@ -63,6 +63,16 @@ class Verdict:
         return self.tier.label if self.tier else None
 
 
+PASSED, FAILED = Verdict(success=True), Verdict(success=False)
+"""The verdicts of a bare comparison (no tiers), built once: a ``Verdict`` is a value."""
+
+CRITICAL: dict[Critical, Verdict] = {
+    "success": Verdict(success=True, critical="success"),
+    "failure": Verdict(success=False, critical="failure"),
+}
+"""A critical without tiers (CHK-SUM-03, CHK-POOL-12): a success or a failure of its kind."""
+
+
 def judge(
     outcomes: Outcomes | None, *, total: float, needed: float,
     forced: Critical | None = None, natural: Natural | None = None,
@@ -74,8 +84,8 @@ def judge(
     """
     if outcomes is None:
         if forced is not None:
-            return Verdict(success=forced == "success", critical=forced)
-        return Verdict(success=total >= needed)
+            return CRITICAL[forced]
+        return PASSED if total >= needed else FAILED
     if forced is not None:
         return _forced(outcomes, forced)
     number = total - needed if outcomes.by == "margin" else total

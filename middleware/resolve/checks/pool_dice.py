@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
-from middleware.resolve.checks.pool_rules import MAX_REROLLS, PoolCheck
+from middleware.resolve.checks.pool_rules import MAX_REROLLS, PoolCheck, face_table
 
 Kernel = tuple[tuple[int, int], ...]
 """(delta, ways) pairs: what one die adds, and in how many ways."""
@@ -67,8 +67,8 @@ class Faces:
 def faces_of(check: PoolCheck) -> Faces:
     """The face tables of ``check`` (CHK-POOL-05/06/07/09/10/18/19)."""
     faces = range(1, check.sides + 1)
-    counts = [successes(check, f) for f in faces]
-    cancels = [check.cancel is not None and f <= check.cancel for f in faces]
+    table = face_table(check)  # the roller's own reading of each face
+    counts, cancels = table.successes[1:], table.cancels[1:]
     booms = [check.explode is not None and f >= check.explode for f in faces]
     main = Table(tuple((n - c, e, 1) for n, c, e in zip(counts, cancels, booms, strict=True)))
     blank = tuple(n == 0 for n in counts)
@@ -80,20 +80,6 @@ def faces_of(check: PoolCheck) -> Faces:
                                                                           strict=True))),
         explodes=any(booms) and check.explode_cap > 0,
     )
-
-
-def successes(check: PoolCheck, face: int) -> int:
-    """What one die counts (CHK-POOL-05/06/18/19): an exact die one (or none), a stance the dice
-    below/above the target, else reaching the target one and ``double`` two."""
-    if check.exact_counts is not None and face == check.target:
-        return int(check.exact_counts)
-    if check.count == "below":
-        return int(face < check.target)
-    if check.count == "above":
-        return int(face > check.target)
-    if face < check.target:
-        return 0
-    return 2 if check.double is not None and face >= check.double else 1
 
 
 @dataclass(frozen=True, slots=True)

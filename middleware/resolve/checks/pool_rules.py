@@ -25,10 +25,11 @@ The order of a throw (checks.md §3, §10, Ambiguity 5):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from functools import lru_cache
+from typing import Literal, NamedTuple
 
 from middleware.dice import Dice
-from middleware.resolve.checks.outcome import Outcomes, Verdict, judge
+from middleware.resolve.checks.outcome import CRITICAL, Outcomes, Verdict, judge
 
 Count = Literal["reach", "below", "above"]
 RerollMode = Literal["once", "until"]
@@ -87,13 +88,13 @@ class PoolCheck:
     exact_counts: bool | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PoolRoll:
+class PoolRoll(NamedTuple):
     """What a pool throw came to (SPEC §6 ``rolls``/``total``, CHK-REC).
 
     ``rolls`` is every face thrown in order (starting dice, re-throws, explosion dice); ``faces``
     the faces that counted (the starting dice after the re-roll, then the explosion dice).
-    ``net`` is the record's ``total``: successes after cancelling, plus ``auto``.
+    ``net`` is the record's ``total``: successes after cancelling, plus ``auto``. A named tuple,
+    not a frozen dataclass, for the reason ``dice_sum.SumRoll`` gives (issue 3).
     """
 
     rolls: tuple[int, ...]
@@ -109,19 +110,17 @@ class PoolRoll:
 
 def roll_pool(check: PoolCheck, dice: Dice) -> PoolRoll:
     """Throw a pool check in the order the module docstring gives (CHK-POOL-06..19)."""
-    start = tuple(dice.throw_many(check.dice, check.sides)) if check.dice > 0 else ()
+    start = dice.throw_many(check.dice, check.sides)
     kept, rethrown = _reroll(check, start, dice)
     extra = _explode(check, kept, dice)
-    faces = kept + extra
-    successes = sum(die_successes(check, face) for face in faces)
-    cancelled = sum(1 for face in faces if check.cancel is not None and face <= check.cancel)
+    rolls, faces = (*start, *rethrown, *extra), (*kept, *extra)
+    successes, cancelled = count_faces(check, faces)
     net = max(successes - cancelled, 0) + check.auto
     botch, complication = _botch(check, kept, faces, successes)
-    return PoolRoll(
-        rolls=start + rethrown + extra, faces=faces, successes=successes, net=net,
-        botch=botch, complication=complication, exact=exact_count(check, faces),
-        rerolled=len(rethrown) if check.reroll is not None else 0, exploded=len(extra),
-    )
+    exact = exact_count(check, faces)
+    rerolled, exploded = len(rethrown) if check.reroll is not None else 0, len(extra)
+    # positional, in field order: by keyword the call costs twice as much (issue 3)
+    return PoolRoll(rolls, faces, successes, net, botch, complication, exact, rerolled, exploded)
 
 
 def die_successes(check: PoolCheck, face: int) -> int:
@@ -137,19 +136,47 @@ def die_successes(check: PoolCheck, face: int) -> int:
     return 2 if check.double is not None and face >= check.double else 1
 
 
+class FaceTable(NamedTuple):
+    """Per face of a check's die (index 0 unused): what it counts and whether it cancels one."""
+
+    successes: tuple[int, ...]
+    cancels: tuple[int, ...]
+
+
+@lru_cache(maxsize=256)
+def face_table(check: PoolCheck) -> FaceTable:
+    """The ``FaceTable`` of ``check``, worked out once per check: counting a throw is then a
+    look-up per die, not the rules per die."""
+    faces = range(1, check.sides + 1)
+    return FaceTable(
+        successes=(0, *(die_successes(check, face) for face in faces)),
+        cancels=(0, *(int(check.cancel is not None and face <= check.cancel) for face in faces)),
+    )
+
+
+def count_faces(check: PoolCheck, faces: tuple[int, ...]) -> tuple[int, int]:
+    """CHK-POOL-05/06/09/18/19: the successes ``faces`` count and how many of them cancel one,
+    in one pass over the dice."""
+    successes_of, cancels_of = face_table(check)
+    successes = cancelled = 0
+    for face in faces:
+        successes += successes_of[face]
+        cancelled += cancels_of[face]
+    return successes, cancelled
+
+
 def exact_count(check: PoolCheck, faces: tuple[int, ...]) -> int:
     """CHK-POOL-19 / CHK-REC-07: how many dice showed exactly the target (0 without the rule)."""
     if check.exact_counts is None:
         return 0
-    return sum(1 for face in faces if face == check.target)
+    return faces.count(check.target)
 
 
-def _reroll(check: PoolCheck, start: tuple[int, ...],
-            dice: Dice) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _reroll(check: PoolCheck, start: list[int], dice: Dice) -> tuple[list[int], list[int]]:
     """CHK-POOL-14: the starting faces after the one re-roll, and every re-thrown face in order."""
     rule = check.reroll
     if rule is None:
-        return start, ()
+        return start, []
     kept: list[int] = []
     rethrown: list[int] = []
     for face in start:
@@ -159,22 +186,23 @@ def _reroll(check: PoolCheck, start: tuple[int, ...],
             if rule.mode == "once":
                 break
         kept.append(face)
-    return tuple(kept), tuple(rethrown)
+    return kept, rethrown
 
 
-def _explode(check: PoolCheck, kept: tuple[int, ...], dice: Dice) -> tuple[int, ...]:
+def _explode(check: PoolCheck, kept: list[int], dice: Dice) -> list[int]:
     """CHK-POOL-07: each die ≥ ``explode`` throws one more, chained; at most ``explode_cap``."""
-    if check.explode is None:
-        return ()
+    explode = check.explode
+    if explode is None:
+        return []
     extra: list[int] = []
     for face in kept:
-        while face >= check.explode and len(extra) < check.explode_cap:
+        while face >= explode and len(extra) < check.explode_cap:
             face = dice.throw(check.sides)
             extra.append(face)
-    return tuple(extra)
+    return extra
 
 
-def _botch(check: PoolCheck, kept: tuple[int, ...], faces: tuple[int, ...],
+def _botch(check: PoolCheck, kept: list[int], faces: tuple[int, ...],
            successes: int) -> tuple[bool, bool]:
     """CHK-POOL-10/11: (botch, complication) from the dice; ``halfOrMore`` reads the start only."""
     if check.botch is None:
@@ -195,5 +223,5 @@ def pool_verdict(check: PoolCheck, roll: PoolRoll, outcomes: Outcomes | None) ->
                     forced="failure" if roll.botch else None)
     if outcomes is None and verdict.success and check.exceptional is not None \
             and roll.net >= check.exceptional:
-        return Verdict(success=True, critical="success")
+        return CRITICAL["success"]
     return verdict
