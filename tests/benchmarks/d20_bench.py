@@ -27,6 +27,15 @@ def test_d20_roll_4d6kh3_in_the_same_run(benchmark: Any) -> None:
 
 
 @pytest.mark.benchmark(group="check-pool-10")
+def test_d20_roll_4d6kh3_beside_the_pool(benchmark: Any) -> None:
+    """Issue 3 measures both checks against ``4d6kh3``; the pool's own size follows below."""
+    import d20
+
+    assert 3 <= d20.roll("4d6kh3").total <= 18
+    benchmark(d20.roll, "4d6kh3")
+
+
+@pytest.mark.benchmark(group="check-pool-10")
 def test_d20_roll_10d10_exploding_in_the_same_run(benchmark: Any) -> None:
     import d20
 
