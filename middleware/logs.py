@@ -6,6 +6,7 @@ import logging
 import sys
 from typing import Any
 
+import orjson
 import structlog
 
 
@@ -13,7 +14,7 @@ def configure(level: int = logging.INFO, *, stream: Any = None) -> None:
     """Configure structlog once for a face (CLI, proxy). Libraries never call this on import."""
     out = stream or sys.stderr
     renderer: Any = (structlog.dev.ConsoleRenderer() if out.isatty()
-                     else structlog.processors.JSONRenderer())
+                     else structlog.processors.JSONRenderer(serializer=_json_line))
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
@@ -23,7 +24,7 @@ def configure(level: int = logging.INFO, *, stream: Any = None) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(out),
+        logger_factory=structlog.WriteLoggerFactory(out),
         cache_logger_on_first_use=False,
     )
 
@@ -31,3 +32,9 @@ def configure(level: int = logging.INFO, *, stream: Any = None) -> None:
 def get_logger() -> Any:
     """The package's logger."""
     return structlog.get_logger("gm_middleware")
+
+
+def _json_line(event: dict[str, Any], **options: Any) -> str:
+    """One event as a JSON line, by orjson: the event per tag (SPEC §9) is written on every reply
+    the proxy serves, and the standard library's encoder took twice as long as the rest of it."""
+    return orjson.dumps(event, default=options.get("default")).decode()
