@@ -207,6 +207,28 @@ def test_an_unreadable_tag_stays_text_and_says_where() -> None:
     assert "unreadable at column 2:\n = grave_goods\n ^" == tag.problems[0]
 
 
+def test_an_unreadable_tag_keeps_its_problem_to_itself() -> None:
+    """SPEC §8: the tags around a malformed one are read as usual; only it carries a problem."""
+    text = "[loot: a] [loot: = grave_goods] [inventory: item=Bronze Key who=Bram]"
+    tags = [s for s in parse(text) if isinstance(s, Tag)]
+    expected = [({}, ("a",), 0), ({}, (), 1), ({"item": "Bronze Key", "who": "Bram"}, (), 0)]
+    assert expected == [(t.attrs, t.words, len(t.problems)) for t in tags]
+
+
+def test_an_unreadable_line_is_pointed_at_on_its_own_line() -> None:
+    """SPEC §8: in a tag over several lines, the column and caret are those of the faulty line."""
+    tag = only_tag('[place: name="Millbrook"\n  size = = "town"]')
+    assert 'unreadable at column 10:\n  size = = "town"\n         ^' == tag.problems[0]
+
+
+def test_each_tag_of_a_reply_is_read_on_its_own() -> None:
+    """SPEC §1b: a quoted `]` or an inventory value running on stays within its own tag."""
+    text = '[loot: x="a]" y] [inventory: item=Bronze Key who=Bram] [inventory: item=Old Rope n=2]'
+    tags = [s for s in parse(text) if isinstance(s, Tag)]
+    expected = [{"x": "a]"}, {"item": "Bronze Key", "who": "Bram"}, {"item": "Old Rope", "n": "2"}]
+    assert expected == [t.attrs for t in tags]
+
+
 def test_other_bracketed_things_are_prose() -> None:
     """SPEC §1: only the four tags are read; `[sheet:]`, `[item_used]` and links stay prose."""
     text = '[sheet: op="rest"] [item_used] [a link](http://x) [lootbox: x=1] [ place :name=x'

@@ -6,6 +6,7 @@ holds back only a possible tag), §8 (model output never crashes the pipeline).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import pairwise
 
 from hypothesis import given, settings
@@ -62,7 +63,7 @@ bare = st.sampled_from(["advantage", "disadvantage", "pay", "buy", "grave_goods"
 
 @st.composite
 def body(draw: st.DrawFn) -> str:
-    """start: part*, parts separated by whitespace."""
+    """body: (pair | bare)*, parts separated by whitespace."""
     parts = draw(st.lists(pair | bare, max_size=6))
     return "".join(draw(gap) + part for part in parts) + draw(spacing)
 
@@ -172,3 +173,12 @@ def test_rendering_the_attributes_and_parsing_again_gives_them_back(written: str
     again = parse(f"[{first.name}: {rendered}]")[0]
     assert isinstance(again, Tag)
     assert first.attrs == again.attrs
+
+
+@settings(deadline=None)  # no timed assertions: a slow machine is not a failure
+@given(reply().map(lambda w: joined(*w)) | noise)
+def test_a_tag_reads_the_same_in_any_reply(text: str) -> None:
+    """SPEC §1b, §8: the tags of a reply are read together, yet each reads (problems included)
+    exactly as it would alone, so nothing of one tag leaks into its neighbours."""
+    for tag in (s for s in parse(text) if isinstance(s, Tag)):
+        assert [replace(tag, start=0, end=len(tag.raw))] == parse(tag.raw)
