@@ -20,7 +20,7 @@ from middleware.items.gear import Taken, take_kit
 from middleware.records import Record
 from middleware.reply import ResolvedReply, resolve_reply
 from middleware.resolve import Context
-from middleware.resolve.dispatch import record_from_json
+from middleware.resolve.dispatch import record_from_json, records_json
 from middleware.rules.layers import layer_problem, removed_in
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
@@ -95,7 +95,7 @@ class Engine:
         done = resolve_reply(reply, start, ctx)
         stored = await self.store.add_candidate(CandidateRow(
             chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
-            records=Encoded(_records_json(done.records)),
+            records=Encoded(records_json(done.records)),
             state=Encoded(done.state.model_dump_json())))
         if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
             return _processed(stored, replayed=True)
@@ -227,11 +227,6 @@ class Engine:
         if start.dice == "turn":
             return derive_seed(game.seed, game.chat, "turn", turn)
         return secrets.randbits(63)
-
-
-def _records_json(records: Sequence[Record]) -> str:
-    """The records as the JSON list a store keeps, written by pydantic in one pass each."""
-    return "[" + ",".join(record.model_dump_json() for record in records) + "]"
 
 
 def _processed(row: CandidateRow, replayed: bool = False) -> Processed:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
-from middleware.records import Record
+from middleware.records import ErrorRecord, IgnoredRecord, Record
 from middleware.resolve import Resolver
 from middleware.resolve.checks import resolve_check
 from middleware.resolve.checks.record import CheckRecord
@@ -33,8 +34,31 @@ RECORDS: dict[str, type[Record]] = {
 }
 
 
+STORED_AS = "record"
+"""The key naming a stored record's class: an ignored or refused tag of a family is a plain
+``Record``/``IgnoredRecord``/``ErrorRecord``, not the family's record."""
+
+_KINDS: tuple[type[Record], ...] = (Record, IgnoredRecord, ErrorRecord, *RECORDS.values())
+_BY_NAME: dict[str, type[Record]] = {kind.__name__: kind for kind in _KINDS}
+
+
+def records_json(records: Sequence[Record]) -> str:
+    """The records as the JSON list a store keeps, each written by pydantic in one pass.
+
+    Each names its class (``STORED_AS``), so it reads back as the record it was; fields that do
+    not apply (None) are left out: a check record has fifty fields and uses a dozen, and every
+    field of a record that may be None defaults to None, so the rest of the text is a third.
+    """
+    return "[" + ",".join([f'{{"{STORED_AS}":"{type(r).__name__}",'
+                           + r.model_dump_json(exclude_none=True)[1:] for r in records]) + "]"
+
+
 def record_from_json(data: dict[str, Any]) -> Record:
-    """A stored record back as its typed model (the family's record when it fits, else Record)."""
+    """A stored record back as its typed model: the class it names, else (a record stored without
+    one) the family's record when it fits, else ``Record``."""
+    named = _BY_NAME.get(str(data.get(STORED_AS)))
+    if named is not None:
+        return named.model_validate(data)
     kind = RECORDS.get(str(data.get("tag")), Record)
     try:
         return kind.model_validate(data)

@@ -9,6 +9,7 @@ import pytest
 
 from middleware.pipeline import Engine
 from middleware.records import clean_value, clean_values
+from middleware.resolve.dispatch import record_from_json
 from middleware.rules.load import load_ruleset
 from middleware.state import Character, Sheet
 from middleware.stores import MemoryStore, SQLiteStore, Store
@@ -26,7 +27,8 @@ async def a_store(kind: str, tmp_path: Path) -> Store:
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
 async def test_a_stored_candidate_reads_back_as_the_engine_returned_it(
         kind: str, tmp_path: Path) -> None:
-    """SPEC §2: the records and state read from the store equal the processed values' JSON."""
+    """SPEC §2: the records and state read from the store equal the processed values; a record is
+    kept as its class and the fields that apply, nothing that is None."""
     store = await a_store(kind, tmp_path)
     engine = Engine(store)
     ada = Character(name="Ada", player=True, sheet=Sheet.model_validate(
@@ -35,7 +37,9 @@ async def test_a_stored_candidate_reads_back_as_the_engine_returned_it(
     done = await engine.process("c", 1, REPLY, seed=11)
     row = await store.get_candidate("c", 1, done.candidate)
     await store.close()
-    assert [r.model_dump(mode="json") for r in done.records] == row.records
+    assert list(done.records) == [record_from_json(r) for r in row.records]
+    assert [{"record": "CheckRecord", **r.model_dump(mode="json", exclude_none=True)}
+            for r in done.records] == row.records
     assert done.state.model_dump(mode="json") == row.state
     assert 3 == len(row.records)
 

@@ -105,3 +105,17 @@ async def test_fair_dice_give_every_candidate_of_a_turn_the_same_seed(store: Sto
 
     assert [1, 1] == [len(seeds[1]), len(seeds[2])]
     assert seeds[1] != seeds[2]
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=[p.stem for p in DEMOS])
+async def test_every_record_reads_back_from_the_store_as_it_was_made(path: Path,
+                                                                     store: Store) -> None:
+    """SPEC §2, §6: a stored candidate's records (kept without the fields that do not apply) read
+    back equal to the records the engine made, for every tag family the demos use."""
+    engine = Engine(store)
+    steps = [s for s in await replay_demo(path, engine) if s.processed is not None]
+    assert steps
+    for step in steps:
+        assert step.processed is not None
+        stored = await engine.candidates(step.chat, step.turn)
+        assert step.processed.records == stored[step.processed.candidate].records
