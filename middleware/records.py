@@ -74,8 +74,10 @@ class Record(BaseModel):
         test suite (``VERIFY_TRUSTED``) validates every one of them and compares.
         """
         record = object.__new__(cls)
-        values = cls._field_defaults()
-        values.update(fields)
+        values = {**(cls.__dict__.get("_defaults") or cls._learn_defaults()), **fields}
+        for name, factory in cls._factories:
+            if name not in fields:
+                values[name] = factory()
         object.__setattr__(record, "__dict__", values)
         object.__setattr__(record, "__pydantic_fields_set__", set(fields))
         object.__setattr__(record, "__pydantic_extra__", None)
@@ -87,18 +89,15 @@ class Record(BaseModel):
         return record
 
     @classmethod
-    def _field_defaults(cls) -> dict[str, Any]:
-        """Every field's default, in field order (a fresh list for a factory default)."""
-        if "_defaults" not in cls.__dict__:
-            cls._defaults = {name: field.get_default(call_default_factory=False)
-                             for name, field in cls.model_fields.items()}
-            cls._factories = tuple((name, field.default_factory)
-                                   for name, field in cls.model_fields.items()
-                                   if field.default_factory is not None)
-        values = cls._defaults.copy()
-        for name, factory in cls._factories:
-            values[name] = factory()
-        return values
+    def _learn_defaults(cls) -> dict[str, Any]:
+        """Every field's default, in field order, kept on the class; a default factory is called
+        per record instead (``_factories``)."""
+        cls._factories = tuple((name, field.default_factory)
+                               for name, field in cls.model_fields.items()
+                               if field.default_factory is not None)
+        cls._defaults = {name: field.get_default(call_default_factory=False)
+                         for name, field in cls.model_fields.items()}
+        return cls._defaults
 
     def tag_attrs(self) -> list[tuple[str, str]]:
         """Attributes of the resolved tag, in order; empty means 'leave the tag as written'."""
