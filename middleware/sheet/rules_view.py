@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from middleware.cache import per_ruleset
 from middleware.rules.combat import CombatBlock
 from middleware.rules.refs import ValueRef
 from middleware.rules.sheet import SheetBlock
@@ -66,19 +67,10 @@ class SheetRules:
     combat: CombatBlock | None
 
 
-_CACHE: dict[int, tuple[object, SheetRules]] = {}
-
-
+@per_ruleset
 def sheet_rules(ruleset: RulesetLike) -> SheetRules:
     """The ``SheetRules`` of ``ruleset``, built once per ruleset object."""
-    hit = _CACHE.get(id(ruleset))
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    rules = _build(ruleset)
-    _CACHE[id(ruleset)] = (ruleset, rules)
-    return rules
+    return _build(ruleset)
 
 
 def as_json(value: Any) -> Any:
