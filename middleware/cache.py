@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable
-from operator import is_
 from typing import Generic, TypeVar
 
 R = TypeVar("R")
@@ -30,7 +29,8 @@ class IdentityCache(Generic[V]):
     def get(self, objects: tuple[object, ...], extra: Hashable, build: Callable[[], V]) -> V:
         key = (*map(id, objects), extra)
         hit = self._entries.get(key)
-        if hit is not None and len(hit[0]) == len(objects) and all(map(is_, hit[0], objects)):
+        if hit is not None:
+            # A hit is the same objects: the entry holds them, so no other object has their ids.
             return hit[1]
         if len(self._entries) > self._limit:
             self._entries.clear()

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from middleware.cache import IdentityCache
+from middleware.cache import IdentityCache, per_ruleset
 from middleware.rules.catalogs import Catalog, CatalogEntry
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState
@@ -90,11 +90,16 @@ def removed_in(ruleset: Ruleset, state: GameState) -> Removed:
 def ladder_of(ruleset: Ruleset, state: GameState) -> tuple[Any, ...]:
     """The difficulty ladder checks read: the last chosen layer's ``difficultyLadder`` that fits the
     resolution kind's rungs, else the resolution's own (CHK-COMMON-08 with a layer on)."""
-    own = tuple(getattr(ruleset.resolution, "difficulty_ladder", ()) or ())
     if not state.layers:
-        return own
+        return _own_ladder(ruleset)
     found = _LADDERS.get((ruleset,), state.layers, lambda: _layer_ladder(ruleset, state.layers))
-    return own if found is None else found
+    return _own_ladder(ruleset) if found is None else found
+
+
+@per_ruleset
+def _own_ladder(ruleset: Ruleset) -> tuple[Any, ...]:
+    """The resolution's own ladder as one tuple per ruleset object (every check reads it)."""
+    return tuple(getattr(ruleset.resolution, "difficulty_ladder", ()) or ())
 
 
 def removed_values(ruleset: Ruleset, layers: Sequence[str]) -> Mapping[str, frozenset[str]]:

@@ -117,14 +117,19 @@ def current(state: GameState, roller: Roller) -> Character | None:
 
 def assemble_check(ruleset: RulesetLike, state: GameState, roller: Roller, skill: str,
                    with_: str | None, is_save_hint: bool = False) -> CheckSheet:
-    """SHEET-CHK-03: target and number, untrained rule, adjust, penalty, effects."""
-    target = match_check(ruleset.sheet, skill, is_save_hint)
+    """SHEET-CHK-03: target and number, untrained rule, adjust, penalty, effects.
+
+    Assembled once per (ruleset, member, invented items) and asked-for check: the name is matched
+    (``match_check``) only when the sheet is assembled, not on every check.
+    """
     if roller.stranger:
+        target = match_check(ruleset.sheet, skill, is_save_hint)
         return CheckSheet(target.kind, target.id, target.label, 0)
     character = current(state, roller)
-    return _CHECKS.get((ruleset, character, _invented(character, state)), (target, with_),
-                         lambda: _assemble(view_for(ruleset, character, state=state), target,
-                                           with_))
+    return _CHECKS.get((ruleset, character, _invented(character, state)),
+                       (skill, is_save_hint, with_),
+                       lambda: _assemble(view_for(ruleset, character, state=state),
+                                         match_check(ruleset.sheet, skill, is_save_hint), with_))
 
 
 def _assemble(view: SheetView, target: Target, with_: str | None) -> CheckSheet:

@@ -38,6 +38,7 @@ def find_roller(state: GameState, who: str | None) -> Roller:
 
 
 def _member(state: GameState, index: int | None, who: str | None) -> Roller:
+    # positional, in field order (index, written, character): by keyword it costs a third more
     if index is None:
-        return Roller(index=None, written=who, character=None)
-    return Roller(index=index, written=who, character=state.party[index])
+        return Roller(None, who, None)
+    return Roller(index, who, state.party[index])

@@ -10,21 +10,28 @@ record.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+from middleware.cache import IdentityCache
 from middleware.records import IgnoredRecord
 from middleware.resolve import Context, Resolution
 from middleware.resolve.checks.against import roll_against
 from middleware.resolve.checks.changes import changed_fields, changes_of
-from middleware.resolve.checks.dice_sum import EffectDice, SumCheck, roll_sum, settle_mode, sum_rules
+from middleware.resolve.checks.dice_sum import (
+    EffectDice,
+    SumCheck,
+    SumRules,
+    roll_sum,
+    settle_mode,
+    sum_rules,
+)
 from middleware.resolve.checks.highest import dice_highest
 from middleware.resolve.checks.kind import Kind, Roll, Rolled
 from middleware.resolve.checks.odds import check_odds
 from middleware.resolve.checks.outcome import Verdict, judge
 from middleware.resolve.checks.overrides import roll_with_overrides
 from middleware.resolve.checks.pool import dice_pool
-from middleware.resolve.checks.record import Ask, CheckRecord
+from middleware.resolve.checks.record import Ask, CheckRecord, Mode
 from middleware.resolve.checks.symbol import symbol_pool
 from middleware.rules.kinds.sum import DiceSum
 from middleware.rules.layers import ladder_of
@@ -43,9 +50,10 @@ _LEANS = ("advantage", "disadvantage")
 _WHOLE = re.compile(r"[-+]?\d+")
 
 
-@dataclass(frozen=True, slots=True)
-class Difficulty:
-    """The number a check is read against, the rung that gave it (if any) and a note for the GM."""
+class Difficulty(NamedTuple):
+    """The number a check is read against, the rung that gave it (if any) and a note for the GM.
+
+    A named tuple, not a frozen dataclass: one is built per check (issue 2)."""
 
     dc: int
     rung: str | None = None
@@ -113,13 +121,11 @@ def pick_difficulty(ask: Ask, resolution: Any, fallback: int,
     check), else ``fallback``. A ``dc`` is clamped to ±1000 (CHK-COMMON-11). ``ladder`` is the
     game's (``rules.layers.ladder_of``); without it, the resolution's own.
     """
+    if ask.dc is not None:
+        return _held(ask.dc)
     if ladder is None:
         ladder = tuple(getattr(resolution, "difficulty_ladder", ()) or ())
     rung = _rung(ladder, ask.difficulty)
-    if ask.dc is not None:
-        dc = max(-DC_LIMIT, min(DC_LIMIT, ask.dc))
-        note = f"dc {ask.dc} clamped to {dc}." if dc != ask.dc else None
-        return Difficulty(dc=dc, note=note)
     unknown = f'difficulty "{ask.difficulty}" names no rung; ' if ask.difficulty else ""
     if rung is not None:
         return Difficulty(dc=int(rung.dc), rung=rung.label)
@@ -129,6 +135,14 @@ def pick_difficulty(ask: Ask, resolution: Any, fallback: int,
         return Difficulty(dc=int(middle.dc), rung=middle.label, note=note)
     note = _sentence(f"{unknown}no difficulty given: used dc {fallback}.")
     return Difficulty(dc=fallback, note=note)
+
+
+def _held(dc: int) -> Difficulty:
+    """CHK-COMMON-11: the GM's ``dc``, held to ±1000 (and the GM told when it was)."""
+    if -DC_LIMIT <= dc <= DC_LIMIT:
+        return Difficulty(dc)
+    held = max(-DC_LIMIT, min(DC_LIMIT, dc))
+    return Difficulty(held, note=f"dc {dc} clamped to {held}.")
 
 
 def _settled(ask: Ask, sheet: CheckSheet) -> CheckRecord | None:
@@ -166,13 +180,8 @@ def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, ladder: tuple[Any, ...]
     rules = sum_rules(ctx.ruleset)
     difficulty = pick_difficulty(ask, resolution, rules.default_dc, ladder)
     leans = (*ask.leans, *(lean for lean, _ in sheet.leans)) if sheet.leans else ask.leans
-    check = SumCheck(
-        dice=rules.dice, dc=difficulty.dc,
-        modifier=sheet.number + sheet.adjust + sheet.penalty + _flat(sheet),
-        mode=settle_mode(leans, rules.advantage) if leans else "normal",
-        naturals=rules.naturals_save if sheet.target == "save" else rules.naturals_check,
-        unmodified=rules.unmodified, effects=_effect_dice(sheet),
-    )
+    mode = settle_mode(leans, rules.advantage) if leans else "normal"
+    check, chance = _sum_check(rules, sheet, difficulty.dc, mode)
     roll = roll_sum(check, ctx.dice)
     verdict = judge(rules.outcomes, total=roll.total, needed=check.dc, forced=roll.forced,
                     natural=roll.natural)
@@ -186,9 +195,31 @@ def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, ladder: tuple[Any, ...]
         mode=check.mode, resolution="sum", dice=rules.dice.label, with_=sheet.with_used,
         penalty=sheet.penalty or None, difficulty=difficulty.rung, adjust=sheet.adjust or None,
         effects=effects, from_=sources, unmodified=roll.unmodified, source=ask.source,
-        chance=check_odds(check, rules.outcomes).chance,
-        feedback=_feedback(ask, sheet, difficulty, verdict, roll.unmodified),
+        chance=chance, feedback=_feedback(ask, sheet, difficulty, verdict, roll.unmodified),
     )
+
+
+_SUM_CHECKS: IdentityCache[tuple[SumCheck, float]] = IdentityCache(1024)
+
+
+def _sum_check(rules: SumRules, sheet: CheckSheet, dc: int, mode: Mode) -> tuple[SumCheck, float]:
+    """CHK-SUM-01..09: the check as plain values and its chance (SPEC §6 ``chance``).
+
+    A pure function of frozen values, worked out once per (rules, sheet) objects, dc and mode:
+    building the check and hashing it for its odds cost as much as throwing it (issue 2).
+    """
+    return _SUM_CHECKS.get((rules, sheet), (dc, mode),
+                           lambda: _new_sum_check(rules, sheet, dc, mode))
+
+
+def _new_sum_check(rules: SumRules, sheet: CheckSheet, dc: int,
+                   mode: Mode) -> tuple[SumCheck, float]:
+    check = SumCheck(
+        dice=rules.dice, dc=dc, modifier=sheet.number + sheet.adjust + sheet.penalty + _flat(sheet),
+        mode=mode, naturals=rules.naturals_save if sheet.target == "save" else rules.naturals_check,
+        unmodified=rules.unmodified, effects=_effect_dice(sheet),
+    )
+    return check, check_odds(check, rules.outcomes).chance
 
 
 KINDS: dict[str, Kind] = {"dice-sum": dice_sum, "roll-against": roll_against,
@@ -234,6 +265,8 @@ def _rung(ladder: tuple[Any, ...], label: str | None) -> Any:
 
 def _number(text: str) -> int | None:
     """The first whole number in ``text`` (``"15"``, ``"DC 15"``, ``"+3"``), else None."""
+    if text.isdecimal():
+        return int(text)  # the usual dc="15": the same digits ``\d+`` reads, without the search
     match = _WHOLE.search(text)
     return int(match.group()) if match else None
 

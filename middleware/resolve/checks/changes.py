@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from middleware.cache import IdentityCache
 from middleware.resolve.checks.record import CheckRecord
 from middleware.sheet.check import CheckSheet
 from middleware.sheet.effects import Modifier
@@ -36,6 +37,8 @@ def changed_fields(record: CheckRecord, sheet: CheckSheet, resolution: Any) -> d
     if record.status != "resolved" or record.automatic:
         return {}
     effects, sources = changes_of(sheet, resolution)
+    if record.effects == effects and record.from_ == sources:
+        return {}  # the kind wrote them already (dice-sum always does)
     return {name: value for name, value in (("effects", effects), ("from_", sources))
             if getattr(record, name) != value}
 
@@ -47,10 +50,21 @@ def marks(sheet: CheckSheet, resolution: Any) -> dict[str, str | None]:
     return {"effects": effects, "from_": sources}
 
 
+_CHANGES: IdentityCache[tuple[str | None, str | None]] = IdentityCache(1024)
+
+
 def changes_of(sheet: CheckSheet, resolution: Any) -> tuple[str | None, str | None]:
-    """ITM-CHECK-15: the ``effects=`` and ``from=`` values of a rolled check on ``sheet``."""
+    """ITM-CHECK-15: the ``effects=`` and ``from=`` values of a rolled check on ``sheet``.
+
+    Worked out once per (sheet, resolution) objects: every check reads them twice (the kind's
+    record, then ``resolve_check``'s ``changed_fields``).
+    """
     if not sheet.modifiers and not sheet.leans:
         return None, None  # nothing changed the check: the usual case, answered at once
+    return _CHANGES.get((sheet, resolution), None, lambda: _changes(sheet, resolution))
+
+
+def _changes(sheet: CheckSheet, resolution: Any) -> tuple[str | None, str | None]:
     kind = str(getattr(resolution, "kind", ""))
     applied = [m for m in sheet.modifiers if m.flat or (m.dice and kind in THROWS_EFFECT_DICE)]
     tilting = sheet.leans if _rolls_twice(resolution) else ()

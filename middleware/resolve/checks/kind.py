@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from middleware.resolve import Context
 from middleware.resolve.checks.record import Ask, CheckRecord
@@ -39,9 +40,10 @@ class Roll:
         return Rolled(record, self.state)
 
 
-@dataclass(frozen=True, slots=True)
-class Rolled:
-    """A kind's answer: the record of the check and the state after it (pools paid)."""
+class Rolled(NamedTuple):
+    """A kind's answer: the record of the check and the state after it (pools paid).
+
+    A named tuple, not a frozen dataclass: one is built per check (issue 2)."""
 
     record: CheckRecord
     state: GameState
