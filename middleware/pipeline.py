@@ -26,7 +26,7 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
 from middleware.stores.base import CandidateRow, GameRow, Store
-from middleware.stores.codec import Encoded
+from middleware.stores.codec import Encoded, model_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +54,7 @@ class Engine:
         self._rulesets: dict[str, Ruleset] = {}
         self._games: dict[str, GameRow] = {}
         self._states: dict[tuple[str, int], tuple[tuple[Any, ...], GameState]] = {}
+        self._written: dict[str, tuple[GameState, str]] = {}
         self._odds: dict[object, object] = {}
 
     async def create_game(
@@ -96,7 +97,7 @@ class Engine:
         stored = await self.store.add_candidate(CandidateRow(
             chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
             records=Encoded(records_json(done.records)),
-            state=Encoded(done.state.model_dump_json())))
+            state=Encoded(self._state_json(chat, done.state))))
         if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
             return _processed(stored, replayed=True)
         done.log(chat=chat, turn=turn, candidate=stored.index)
@@ -212,6 +213,16 @@ class Engine:
         if len(self._states) > 4096:
             self._states.clear()
         self._states[(chat, turn)] = (fingerprint, state)
+
+    def _state_json(self, chat: str, state: GameState) -> str:
+        """``state`` as the JSON a candidate stores. A reply whose tags changed nothing (narration
+        and checks) ends on the very state it started from, the one the chat's last candidate
+        stored: its text is written once, not on every reply (states are never changed in place).
+        """
+        written = self._written.get(chat)
+        if written is None or written[0] is not state:
+            written = self._written[chat] = (state, model_json(state))
+        return written[1]
 
     async def _open_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Start ``turn`` if it is the next one; a turn further ahead is an API error."""

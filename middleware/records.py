@@ -28,12 +28,20 @@ def clean_value(value: object) -> str:
 
 
 def clean_values(values: Iterable[object]) -> list[str]:
-    """``clean_value`` of each value; one scan of them all when none needs cleaning (the usual
-    case: a resolved tag writes a dozen values)."""
-    texts = list(map(str, values))
-    if _UNSAFE.search("".join(texts)) is None:
-        return [text.strip() for text in texts]
-    return [clean_value(text) for text in texts]
+    """``clean_value`` of each value."""
+    return [clean_value(value) for value in values]
+
+
+def written_clean(body: str, values: int) -> bool:
+    """Whether ``body``, ``values`` pairs ``key="value"`` joined by spaces, is already what writing
+    every value through ``clean_value`` gives (SPEC §6), so a tag can be written in one pass.
+
+    It is when its only quotes are the two around each value, it holds no bracket, every character
+    is printable (line breaks, tabs and every whitespace but the space are not) and no value starts
+    or ends with a space (``=" `` or `` "``). Each is one scan in C, cheaper than cleaning each value.
+    """
+    return (body.count('"') == 2 * values and "[" not in body and "]" not in body
+            and body.isprintable() and '=" ' not in body and ' "' not in body)
 
 
 def signed(number: int) -> str:

@@ -7,6 +7,7 @@ did; SPEC §8: no tag can crash the reply.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, replace
 
@@ -37,11 +38,13 @@ class ResolvedReply:
 
     def log(self, *, chat: str, turn: int, candidate: int) -> None:
         """SPEC §9: one event per tag with chat, turn, candidate, tag, status and time spent."""
-        # One bound logger for the reply: the lazy proxy would otherwise bind again per tag.
-        log = get_logger().bind()
+        # One bound logger for the reply (the lazy proxy would otherwise bind again per tag), the
+        # reply's keys bound once: the events are the same, keys in the same order.
+        log = get_logger().bind(chat=chat, turn=turn, candidate=candidate)
+        if not log.is_enabled_for(logging.INFO):
+            return  # a replay logs at warning level: not even the calls that drop each event
         for record, ms in zip(self.records, self.timings, strict=True):
-            log.info("tag", chat=chat, turn=turn, candidate=candidate, tag=record.tag,
-                     status=record.status, reason=record.reason, ms=ms)
+            log.info("tag", tag=record.tag, status=record.status, reason=record.reason, ms=ms)
 
 
 def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:

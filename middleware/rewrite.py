@@ -6,25 +6,28 @@ stays exactly as the model wrote it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from middleware.records import Record, clean_values
+from middleware.records import Record, clean_values, written_clean
 from middleware.segments import Segment, Tag
 
 
-def render_tag(name: str, attrs: Iterable[tuple[str, str]]) -> str:
+def render_tag(name: str, attrs: Sequence[tuple[str, str]]) -> str:
     """``[name: key="value" ...]`` with every value made record-safe."""
-    pairs = list(attrs)
-    values = clean_values([value for _, value in pairs])
-    body = " ".join([f'{key}="{value}"' for (key, _), value in zip(pairs, values, strict=True)])
+    # Values are nearly always safe already: write them as they are, and clean them one by one
+    # only when the written text shows one that is not.
+    body = " ".join([f'{key}="{value}"' for key, value in attrs])
+    if not written_clean(body, len(attrs)):
+        values = clean_values([value for _, value in attrs])
+        body = " ".join([f'{key}="{value}"' for (key, _), value in zip(attrs, values, strict=True)])
     return f"[{name}: {body}]" if body else f"[{name}]"
 
 
 def resolved_text(tag: Tag, record: Record) -> str:
     """What replaces ``tag``: the record's tag(s), joined by a space, or the tag as written."""
-    groups = [attrs for attrs in record.tag_groups() if attrs]
     name = record.written_as() or tag.name
-    return " ".join(render_tag(name, attrs) for attrs in groups) if groups else tag.raw
+    written = [render_tag(name, attrs) for attrs in record.tag_groups() if attrs]
+    return " ".join(written) if written else tag.raw
 
 
 def rewrite(segments: Sequence[Segment], records: Sequence[Record]) -> str:

@@ -15,6 +15,7 @@ from middleware.resolve.inventory import resolve_inventory
 from middleware.resolve.inventory.record import InventoryRecord
 from middleware.resolve.loot import LootRecord, resolve_loot
 from middleware.resolve.place import PlaceRecord, resolve_place
+from middleware.stores.codec import model_json
 
 RESOLVERS: dict[str, Resolver] = {
     "skill_check": resolve_check,
@@ -50,7 +51,7 @@ def records_json(records: Sequence[Record]) -> str:
     field of a record that may be None defaults to None, so the rest of the text is a third.
     """
     return "[" + ",".join([f'{{"{STORED_AS}":"{type(r).__name__}",'
-                           + r.model_dump_json(exclude_none=True)[1:] for r in records]) + "]"
+                           + model_json(r, exclude_none=True)[1:] for r in records]) + "]"
 
 
 def record_from_json(data: dict[str, Any]) -> Record:

@@ -26,11 +26,12 @@ class Gate:
 
     def held(self) -> bool:
         """Whether the current task is inside a batch of this gate."""
-        return any(gate is self for gate in _HELD.get())
+        return self in _HELD.get()  # a Gate equals only itself
 
     async def wait(self) -> None:
-        """Wait while another task holds a batch; for stores whose calls may run side by side."""
-        if not self.held() and self._lock.locked():
+        """Wait while another task holds a batch; for stores whose calls may run side by side, or
+        never await once they have started (the memory store)."""
+        if self._lock.locked() and not self.held():
             async with self._lock:
                 pass
 

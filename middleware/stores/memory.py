@@ -2,7 +2,8 @@
 
 JSON is kept as text, as SQLite keeps it, so what is read back is a fresh value every time and both
 stores return the same thing. Stored values are immutable, so a batch's snapshot is a shallow copy
-of the tables.
+of the tables. No call awaits once it has passed the gate, so each runs whole: it only waits while
+another task holds a batch (``Gate.wait``), with no lock of its own to take and give back.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ class _Turn:
     selected: int | None = None
     events: tuple[str, ...] = ()
 
+    def selecting(self, index: int) -> _Turn:
+        # Built directly: ``dataclasses.replace`` costs three times as much, on every candidate.
+        return _Turn(self.user_text, index, self.events)
+
 
 @dataclass(frozen=True, slots=True)
 class _Candidate:
@@ -77,32 +82,32 @@ class MemoryStore:
         saved = _Game(game.ruleset_id, encode_json(game.ruleset, "the ruleset"), game.seed,
                       encode_json(game.options, "the options"),
                       encode_json(game.state, "the state"), game.parent, game.forked_at)
-        async with self._gate.one():
-            if game.chat in self._t.games:
-                raise GameError(f"chat {game.chat!r} already has a game")
-            self._t.games[game.chat] = saved
-            self._t.last[game.chat] = 0
+        await self._gate.wait()
+        if game.chat in self._t.games:
+            raise GameError(f"chat {game.chat!r} already has a game")
+        self._t.games[game.chat] = saved
+        self._t.last[game.chat] = 0
 
     async def get_game(self, chat: str) -> GameRow:
         """The game of ``chat``; ``GameError`` if there is none."""
-        async with self._gate.one():
-            g = self._game(chat)
+        await self._gate.wait()
+        g = self._game(chat)
         return GameRow(chat, g.ruleset_id, decode_json(g.ruleset), g.seed, decode_json(g.options),
                        decode_json(g.state), g.parent, g.forked_at)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
         check_turn_number(turn)
-        async with self._gate.one():
-            self._game(chat)
-            if (chat, turn) not in self._t.turns:
-                self._t.turns[(chat, turn)] = _Turn(user_text)
-                self._t.last[chat] = max(self._t.last[chat], turn)
+        await self._gate.wait()
+        self._game(chat)
+        if (chat, turn) not in self._t.turns:
+            self._t.turns[(chat, turn)] = _Turn(user_text)
+            self._t.last[chat] = max(self._t.last[chat], turn)
 
     async def get_turn(self, chat: str, turn: int) -> TurnRow | None:
         """Turn ``turn`` of ``chat``, or None."""
-        async with self._gate.one():
-            row = self._t.turns.get((chat, turn))
+        await self._gate.wait()
+        row = self._t.turns.get((chat, turn))
         if row is None:
             return None
         events = [decode_json(e) for e in row.events]
@@ -110,79 +115,77 @@ class MemoryStore:
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""
-        async with self._gate.one():
-            self._game(chat)
-            return self._t.last[chat]
+        await self._gate.wait()
+        self._game(chat)
+        return self._t.last[chat]
 
     async def add_candidate(self, row: CandidateRow) -> CandidateRow:
         """Store a candidate and select it; a key seen on the turn returns the stored one."""
         saved = _Candidate(row.key, row.seed, row.reply, row.text,
                            encode_json(row.records, "the records"),
                            encode_json(row.state, "the state"))
-        async with self._gate.one():
-            where = (row.chat, row.turn)
-            turn = self._turn(*where)
-            stored = self._t.candidates.get(where, ())
-            for index, known in enumerate(stored):
-                if row.key is not None and known.key == row.key:
-                    return _candidate_row(row.chat, row.turn, index, known)
-            self._t.candidates[where] = (*stored, saved)
-            self._t.turns[where] = replace(turn, selected=len(stored))
-        return replace(row, index=len(stored))
+        await self._gate.wait()
+        where = (row.chat, row.turn)
+        turn = self._turn(*where)
+        stored = self._t.candidates.get(where, ())
+        if row.key is not None and (index := _keyed(stored, row.key)) is not None:
+            return _candidate_row(row.chat, row.turn, index, stored[index])
+        self._t.candidates[where] = (*stored, saved)
+        self._t.turns[where] = turn.selecting(len(stored))
+        return CandidateRow(row.chat, row.turn, len(stored), row.key, row.seed, row.reply,
+                            row.text, row.records, row.state)
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
         """The candidate of the turn stored with ``key``, or None."""
-        async with self._gate.one():
-            stored = self._t.candidates.get((chat, turn), ())
-        for index, known in enumerate(stored):
-            if known.key == key:
-                return _candidate_row(chat, turn, index, known)
-        return None
+        await self._gate.wait()
+        stored = self._t.candidates.get((chat, turn), ())
+        index = _keyed(stored, key)
+        return None if index is None else _candidate_row(chat, turn, index, stored[index])
 
     async def get_candidate(self, chat: str, turn: int, index: int) -> CandidateRow:
         """One candidate; ``GameError`` if it does not exist."""
-        async with self._gate.one():
-            return _candidate_row(chat, turn, index, self._candidate(chat, turn, index))
+        await self._gate.wait()
+        return _candidate_row(chat, turn, index, self._candidate(chat, turn, index))
 
     async def list_candidates(self, chat: str, turn: int) -> list[CandidateRow]:
         """Every candidate of the turn, by index."""
-        async with self._gate.one():
-            stored = self._t.candidates.get((chat, turn), ())
+        await self._gate.wait()
+        stored = self._t.candidates.get((chat, turn), ())
         return [_candidate_row(chat, turn, i, known) for i, known in enumerate(stored)]
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn, or None if it has none."""
-        async with self._gate.one():
-            row = self._t.turns.get((chat, turn))
-            if row is None or row.selected is None:
-                return None
-            return _candidate_row(chat, turn, row.selected,
-                                  self._candidate(chat, turn, row.selected))
+        await self._gate.wait()
+        row = self._t.turns.get((chat, turn))
+        if row is None or row.selected is None:
+            return None
+        return _candidate_row(chat, turn, row.selected,
+                              self._candidate(chat, turn, row.selected))
 
     async def select(self, chat: str, turn: int, index: int) -> None:
         """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""
-        async with self._gate.one():
-            self._candidate(chat, turn, index)
-            self._t.turns[(chat, turn)] = replace(self._turn(chat, turn), selected=index)
+        await self._gate.wait()
+        self._candidate(chat, turn, index)
+        self._t.turns[(chat, turn)] = self._turn(chat, turn).selecting(index)
 
     async def add_event(self, chat: str, turn: int, event: JSON) -> None:
         """Append a between-turn event to the turn; ``GameError`` if the turn was not started."""
         saved = encode_json(event, "the event")
-        async with self._gate.one():
-            row = self._turn(chat, turn)
-            self._t.turns[(chat, turn)] = replace(row, events=(*row.events, saved))
+        await self._gate.wait()
+        row = self._turn(chat, turn)
+        self._t.turns[(chat, turn)] = replace(row, events=(*row.events, saved))
 
     async def fork(self, chat: str, turn: int, new_chat: str) -> None:
         """Copy the game and its turns up to ``turn`` (inclusive) into ``new_chat``."""
-        async with self._gate.one():
-            game = self._game(chat)
-            check_fork(chat, turn, self._t.last[chat], new_chat, new_chat in self._t.games)
-            self._t.games[new_chat] = replace(game, parent=chat, forked_at=turn)
-            self._t.last[new_chat] = turn
-            for n in range(1, turn + 1):
-                if (chat, n) in self._t.turns:
-                    self._t.turns[(new_chat, n)] = self._t.turns[(chat, n)]
-                    self._t.candidates[(new_chat, n)] = self._t.candidates.get((chat, n), ())
+        await self._gate.wait()
+        game = self._game(chat)
+        check_fork(chat, turn, self._t.last[chat], new_chat, new_chat in self._t.games)
+        self._t.games[new_chat] = replace(game, parent=chat, forked_at=turn)
+        self._t.last[new_chat] = turn
+        for n in range(1, turn + 1):
+            if (chat, n) in self._t.turns:
+                self._t.turns[(new_chat, n)] = self._t.turns[(chat, n)]
+                self._t.candidates[(new_chat, n)] = self._t.candidates.get((chat, n), ())
 
     @asynccontextmanager
     async def batch(self) -> AsyncIterator[None]:
@@ -218,3 +221,8 @@ class MemoryStore:
 def _candidate_row(chat: str, turn: int, index: int, saved: _Candidate) -> CandidateRow:
     return CandidateRow(chat, turn, index, saved.key, saved.seed, saved.reply, saved.text,
                         decode_json(saved.records), decode_json(saved.state))
+
+
+def _keyed(stored: tuple[_Candidate, ...], key: str) -> int | None:
+    """The index of the candidate stored with retry ``key``, or None."""
+    return next((index for index, known in enumerate(stored) if known.key == key), None)

@@ -122,18 +122,19 @@ class CheckRecord(Record):
 
     def tag_attrs(self) -> list[tuple[str, str]]:
         """The resolved tag's attributes in SPEC §6 order; a refusal is the ask plus its reason."""
-        if self.status == "refused":
-            return self._ask_attrs()
-        if self.status != "resolved":
-            return []
-        head = [
-            ("skill", self.skill), ("dc", _text(self.dc)),
-            ("rolls", "|".join(map(str, self.rolls))), ("used", _text(self.used)),
-            ("modifier", signed(self.modifier)), ("total", _text(self.total)),
-            ("result", self.result or ""), ("mode", self.mode),
-            ("resolution", self.resolution), ("dice", self.dice),
+        # Every field is read from ``__dict__``: a pydantic model's ``__getattr__`` hook makes
+        # each attribute read cost several times a dict read, and a check writes a dozen.
+        fields = self.__dict__
+        if fields["status"] != "resolved":
+            return self._ask_attrs() if fields["status"] == "refused" else []
+        return [
+            ("skill", fields["skill"]), ("dc", _text(fields["dc"])),
+            ("rolls", "|".join(map(str, fields["rolls"]))), ("used", _text(fields["used"])),
+            ("modifier", signed(fields["modifier"])), ("total", _text(fields["total"])),
+            ("result", self.result or ""), ("mode", fields["mode"]),
+            ("resolution", fields["resolution"]), ("dice", fields["dice"]),
+            *self._extras(),
         ]
-        return head + self._extras()
 
     def _ask_attrs(self) -> list[tuple[str, str]]:
         attrs = [("skill", self.skill)]
