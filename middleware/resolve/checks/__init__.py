@@ -128,7 +128,7 @@ def pick_difficulty(ask: Ask, resolution: Any, fallback: int,
     rung = _rung(ladder, ask.difficulty)
     unknown = f'difficulty "{ask.difficulty}" names no rung; ' if ask.difficulty else ""
     if rung is not None:
-        return Difficulty(dc=int(rung.dc), rung=rung.label)
+        return Difficulty(int(rung.dc), rung.label)
     if ladder:
         middle = ladder[(len(ladder) - 1) // 2]
         note = _sentence(f"{unknown}no difficulty given: used {middle.label} (dc {middle.dc}).")
@@ -259,7 +259,8 @@ def _rung(ladder: tuple[Any, ...], label: str | None) -> Any:
     """CHK-COMMON-08: the one rung whose label matches; none when no rung or two share it."""
     if not label:
         return None
-    found = [r for r in ladder if normalize_name(r.label) == normalize_name(label)]
+    wanted = normalize_name(label)
+    found = [r for r in ladder if normalize_name(r.label) == wanted]
     return found[0] if len(found) == 1 else None
 
 
