@@ -15,6 +15,9 @@ def configure(level: int = logging.INFO, *, stream: Any = None) -> None:
     out = stream or sys.stderr
     renderer: Any = (structlog.dev.ConsoleRenderer() if out.isatty()
                      else structlog.processors.JSONRenderer(serializer=_json_line))
+    # One writer for every logger: ``WriteLoggerFactory`` built a new one, looking up its file's
+    # lock, on every bind, and the engine binds once per reply.
+    writer = structlog.WriteLogger(out)
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
@@ -24,14 +27,17 @@ def configure(level: int = logging.INFO, *, stream: Any = None) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.WriteLoggerFactory(out),
+        logger_factory=lambda *_: writer,
         cache_logger_on_first_use=False,
     )
 
 
+_LOGGER = structlog.get_logger("gm_middleware")
+
+
 def get_logger() -> Any:
-    """The package's logger."""
-    return structlog.get_logger("gm_middleware")
+    """The package's logger: one lazy proxy, which reads structlog's configuration on every bind."""
+    return _LOGGER
 
 
 def _json_line(event: dict[str, Any], **options: Any) -> str:

@@ -38,11 +38,12 @@ class ResolvedReply:
 
     def log(self, *, chat: str, turn: int, candidate: int) -> None:
         """SPEC §9: one event per tag with chat, turn, candidate, tag, status and time spent."""
-        # One bound logger for the reply (the lazy proxy would otherwise bind again per tag), the
-        # reply's keys bound once: the events are the same, keys in the same order.
-        log = get_logger().bind(chat=chat, turn=turn, candidate=candidate)
+        # One bound logger for the reply: the lazy proxy would otherwise bind again per tag.
+        log = get_logger().bind()
         if not log.is_enabled_for(logging.INFO):
             return  # a replay logs at warning level: not even the calls that drop each event
+        # The reply's keys bound once: the events are the same, their keys in the same order.
+        log = log.bind(chat=chat, turn=turn, candidate=candidate)
         for record, ms in zip(self.records, self.timings, strict=True):
             log.info("tag", tag=record.tag, status=record.status, reason=record.reason, ms=ms)
 
