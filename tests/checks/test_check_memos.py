@@ -17,13 +17,9 @@ from middleware.segments import Tag
 from middleware.sheet.check import CheckSheet, assemble_check
 from middleware.sheet.effects import Modifier
 from middleware.sheet.roller import find_roller
-from middleware.state import Character, GameState, Sheet
+from middleware.state import GameState
+from tests.checks.test_resolve_check import JUNO, VESS
 from tests.conftest import compat_path
-
-JUNO = Character(name="Juno", player=True, sheet=Sheet.model_validate(
-    {"v": 1, "build": {"abilities": {"wits": 2, "brawn": 1}, "skills": {"tinker": "trained"}}}))
-VESS = Character(name="Vess", player=True, sheet=Sheet.model_validate(
-    {"v": 1, "build": {"abilities": {"dex": 14}, "skills": {"stealth": "proficient"}}}))
 
 
 def ember() -> Ruleset:
