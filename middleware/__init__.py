@@ -4,6 +4,7 @@ The public surface. Importing the package has no side effects: the grammar is bu
 """
 
 from middleware.dice import Dice
+from middleware.engine import Engine, Processed
 from middleware.errors import (
     DiceError,
     ExpectationError,
@@ -15,9 +16,8 @@ from middleware.errors import (
     TranscriptError,
 )
 from middleware.parse import TagStream, parse
-from middleware.pipeline import Engine, Processed
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.records import Record
-from middleware.reply import ResolvedReply, resolve_reply
 from middleware.resolve.checks.record import CheckRecord
 from middleware.rules import Ruleset, load_ruleset, ruleset_json_schema, validate_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled

@@ -8,11 +8,11 @@ sheet or a live state can be pasted in unchanged.
 
 from __future__ import annotations
 
-import unicodedata
-from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from middleware.names import normalize_name
 
 
 class Frozen(BaseModel):
@@ -161,24 +161,6 @@ class GameState(Frozen):
             if member.player:
                 return index
         return 0 if self.party else None
-
-
-@lru_cache(maxsize=8192)
-def normalize_name(name: str) -> str:
-    """SHEET-CHK-02: NFKD, combining marks dropped, lowercase, non-alphanumeric runs to one space."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-    out: list[str] = []
-    gap = False
-    for char in plain:
-        if char.isalnum():
-            if gap and out:
-                out.append(" ")
-            out.append(char)
-            gap = False
-        else:
-            gap = True
-    return "".join(out)
 
 
 # At the bottom: the invented item holds a ruleset item entry, and the ruleset models import

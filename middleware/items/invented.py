@@ -44,10 +44,10 @@ class InventedItem(BaseModel):
         return self.entry.label
 
 
-def invented_ref(name_key: str, taken: Iterable[str]) -> str:
-    """A ref for a new invention named ``name_key`` (an already normalized name) that no item
+def invented_ref(normalize_name: str, taken: Iterable[str]) -> str:
+    """A ref for a new invention named ``normalize_name`` (an already normalized name) that no item
     in ``taken`` uses: letters and digits of the name joined by ``-``, numbered when needed."""
-    slug = _NOT_SLUG.sub("-", name_key.lower()).strip("-")[:48] or "item"
+    slug = _NOT_SLUG.sub("-", normalize_name.lower()).strip("-")[:48] or "item"
     used = set(taken)
     ref = f"{INVENTED_CATALOG}/{slug}"
     number = 2

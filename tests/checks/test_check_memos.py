@@ -5,6 +5,7 @@ depend on (SHEET-EVAL-01, SHEET-CHK-03, CHK-SUM, CHK-COMMON-08/11, ITM-CHECK-15)
 from __future__ import annotations
 
 from middleware.cache import IdentityCache
+from middleware.character.check import CheckSheet, assemble_check
 from middleware.dice import Dice
 from middleware.resolve import Context
 from middleware.resolve.checks import read_ask, resolve_check
@@ -14,7 +15,6 @@ from middleware.rules.layers import ladder_of
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
-from middleware.sheet.check import CheckSheet, assemble_check
 from middleware.sheet.effects import Modifier
 from middleware.sheet.roller import find_roller
 from middleware.state import GameState

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from middleware.character.check import assemble_check, view_for
 from middleware.dice import Dice
 from middleware.resolve import Context
 from middleware.resolve.checks import read_ask, resolve_check
@@ -20,7 +21,6 @@ from middleware.rules.kinds.sum import DiceSum
 from middleware.rules.load import load_ruleset, validate_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
-from middleware.sheet.check import assemble_check, view_for
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState, Sheet
 from tests.checks.pool_helpers import WARDEN, member, resolve

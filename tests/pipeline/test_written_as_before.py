@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from middleware import logs
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.records import IgnoredRecord, Record, clean_value
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.dispatch import records_json

@@ -27,19 +27,19 @@ from middleware.items.bag import Bag, Goods, held, put
 from middleware.items.carry import fits, piece_weight
 from middleware.items.lookup import find_item
 from middleware.items.money import Payment, Refusal, pay, purse_line
-from middleware.market.day import today, with_today
-from middleware.market.fakes import fake_for
-from middleware.market.index import Listing, MarketIndex, market_here
-from middleware.market.notice import notice_before_buy
-from middleware.market.prices import Price, price
-from middleware.market.sellers import found_in, serves
-from middleware.market.stock import Ware, todays_stock
 from middleware.records import clean_value
 from middleware.resolve import Context, Resolution
+from middleware.resolve.fakes.goods import fake_for
+from middleware.resolve.fakes.notice import notice_before_buy
 from middleware.resolve.inventory.find import Member, holder
 from middleware.resolve.inventory.goods import unknown_character
 from middleware.resolve.inventory.read import ItemAsk
 from middleware.resolve.inventory.record import InventoryRecord, refused
+from middleware.resolve.market.day import today, with_today
+from middleware.resolve.market.index import Listing, MarketIndex, market_here
+from middleware.resolve.market.prices import Price, price
+from middleware.resolve.market.sellers import found_in, serves
+from middleware.resolve.market.stock import Ware, todays_stock
 from middleware.rules.items_money import PriceLevel, Seller
 from middleware.rules.layers import removed_in
 from middleware.state import GameState, Place
