@@ -15,14 +15,16 @@ from typing import Literal
 
 from middleware.cache import IdentityCache
 from middleware.items.effects import held_items
+from middleware.rules.layers import removed_values
 from middleware.rules.sheet import UntrainedBy
 from middleware.sheet.effects import Modifier, effects_for
-from middleware.sheet.evaluate import ItemEffects, SheetView, blank_build
+from middleware.sheet.evaluate import ItemEffects, SheetView
 from middleware.sheet.names import Target, find_ability, match_check
 from middleware.sheet.numbers import whole
 from middleware.sheet.roller import Roller
 from middleware.sheet.rules_view import RulesetLike, sheet_rules
-from middleware.state import Build, Character, GameState, Live, PoolValue
+from middleware.sheet.view import blank_of
+from middleware.state import Character, GameState, Live, PoolValue
 
 Lean = Literal["advantage", "disadvantage"]
 
@@ -65,21 +67,13 @@ def view_for(ruleset: RulesetLike, character: Character | None,
                         lambda: _new_view(ruleset, character, None, state))
 
 
-def bare_view(ruleset: RulesetLike, character: Character | None) -> SheetView:
-    """SHEET-REF-16 / ITM-BLOCK-11: the build alone (blank without a sheet), no live state and no
-    items: what ``view_for(...).static`` reads, without reading the bag."""
-    sheet = character.sheet if character is not None else None
-    return _VIEWS.get((ruleset, sheet), "bare", lambda: SheetView(
-        sheet_rules(ruleset), sheet.build if sheet else _blank(ruleset)))
-
-
 def _new_view(ruleset: RulesetLike, character: Character | None, items: ItemEffects | None,
               state: GameState | None) -> SheetView:
     rules = sheet_rules(ruleset)
     removed = _removed_values(ruleset, state)
     if character is None:
-        return SheetView(rules, _blank(ruleset), None, items, removed)
-    build = character.sheet.build if character.sheet else _blank(ruleset)
+        return SheetView(rules, blank_of(ruleset), None, items, removed)
+    build = character.sheet.build if character.sheet else blank_of(ruleset)
     if items is None and character.bag:
         items = held_items(ruleset, character, state)
     return SheetView(rules, build, character.live, items, removed)
@@ -89,17 +83,7 @@ def _removed_values(ruleset: RulesetLike, state: GameState | None) -> Mapping[st
     """SHEET-FLD-06: the enum values the game's chosen layers took out of the sheet's fields."""
     if state is None or not state.layers:
         return {}
-    from middleware.rules.layers import removed_values  # the sheet reads rulesets structurally
-
     return removed_values(ruleset, state.layers)  # type: ignore[arg-type]
-
-
-def _blank(ruleset: RulesetLike) -> Build:
-    """SHEET-BLANK-01, built once per ruleset (a frozen value every blank view may share)."""
-    return _BLANKS.get((ruleset,), None, lambda: blank_build(sheet_rules(ruleset)))
-
-
-_BLANKS: IdentityCache[Build] = IdentityCache(64)
 
 
 def _invented(character: Character | None, state: GameState | None) -> object:

@@ -24,7 +24,7 @@ from middleware.items.gear_lines import Piece, Reading, pieces
 from middleware.items.index import item_index
 from middleware.names import normalize_name
 from middleware.rules.items import Kit
-from middleware.rules.layers import removed_in
+from middleware.rules.layers import removed
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState, Stack
@@ -157,7 +157,7 @@ def gear_event(ruleset: Ruleset, state: GameState, event: Mapping[str, Any]) -> 
     after taking the kit; ``GameError`` with the refusal when it cannot be taken."""
     done = take_kit(ruleset, state, event.get("who"), str(event.get("kit", "")),
                     tuple(event.get("picks") or ()), again=bool(event.get("again", False)),
-                    removed=removed_in(ruleset, state).all)
+                    removed=removed(ruleset, state.layers).all)
     if done.status == "refused":
         raise GameError(f"gear refused ({done.reason}): {done.feedback}")
     return done.state

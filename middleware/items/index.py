@@ -20,13 +20,14 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
 from middleware.cache import IdentityCache, per_ruleset
-from middleware.items.invented import INVENTED_CATALOG, InventedItem
+from middleware.items.invented import INVENTED_CATALOG
 from middleware.names import normalize_name
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.item_entry import Item
 from middleware.rules.items import ItemsBlock
 from middleware.rules.items_money import CoinUnit, Currency
 from middleware.rules.ruleset import Ruleset
+from middleware.state import InventedItem
 
 STANDARD_STACK = 999_999
 """ITM-ENTRY-06: what a stack holds without ``stack``. The page names no number for Game Mode's

@@ -10,10 +10,9 @@ is ``invented``. Ruleset items always win (ITM-BAG-03/04, ITM-PROPOSE-11).
 from __future__ import annotations
 
 from middleware.items.index import ItemIndex, RulesetItem, as_item, item_index
-from middleware.items.invented import InventedItem
 from middleware.names import normalize_name
 from middleware.rules.ruleset import Ruleset
-from middleware.state import GameState
+from middleware.state import GameState, InventedItem
 
 
 def items_in(ruleset: Ruleset, state: GameState | None) -> ItemIndex:

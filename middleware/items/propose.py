@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import ValidationError
 
 from middleware.items.index import RulesetItem, item_index
-from middleware.items.invented import InventedItem, invented_ref
+from middleware.items.invented import invented_ref
 from middleware.items.lookup import as_ruleset_item, find_invented, find_item, remember
 from middleware.items.propose_caps import (
     cap_for,
@@ -49,7 +49,7 @@ from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.item_entry import Binds, Item, ItemEffect, StatValue
 from middleware.rules.items import ItemsBlock
 from middleware.rules.ruleset import Ruleset
-from middleware.state import GameState
+from middleware.state import GameState, InventedItem
 
 INVENTION_KEYS = ("like", "category", "rarity", "tags", "stats", "slots", "binds", "worn",
                   "carried", "summary")

@@ -17,7 +17,7 @@ from middleware.rules.catalogs import Catalog
 from middleware.rules.combat import CombatBlock
 from middleware.rules.common import Rung
 from middleware.rules.items import ItemsBlock
-from middleware.rules.kinds.sum import DiceSum, NaturalsSetting
+from middleware.rules.kinds.dice_sum import DiceSum, NaturalsSetting
 from middleware.rules.resolution import ResolutionBlock
 from middleware.rules.rests import Rest
 from middleware.rules.sheet import SheetBlock

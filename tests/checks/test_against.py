@@ -28,7 +28,7 @@ from middleware.resolve.checks.roll_against.roll import (
     verdict,
 )
 from middleware.rules.common import AgainstRung
-from middleware.rules.kinds.against import RollAgainst
+from middleware.rules.kinds.roll_against import RollAgainst
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag

@@ -17,7 +17,7 @@ from middleware.resolve.checks.roll_against.odds import (
 )
 from middleware.resolve.checks.roll_against.resolve import against_check
 from middleware.resolve.checks.roll_against.roll import AgainstCheck, AgainstRules, throw_against
-from middleware.rules.kinds.against import RollAgainst
+from middleware.rules.kinds.roll_against import RollAgainst
 from tests.checks.test_against import GURPS
 from tests.checks.test_odds import THROWS, chi_square, critical_value
 from tests.rules.kind_examples import CTHULHU

@@ -17,7 +17,7 @@ from middleware.resolve import Context
 from middleware.resolve.checks import read_ask, resolve_check
 from middleware.resolve.checks.overrides import effective_resolution
 from middleware.resolve.checks.record import CheckRecord
-from middleware.rules.kinds.sum import DiceSum
+from middleware.rules.kinds.dice_sum import DiceSum
 from middleware.rules.load import load_ruleset, validate_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag

@@ -15,7 +15,7 @@ from middleware.resolve.checks.symbol_pool.odds import pool_odds
 from middleware.resolve.checks.symbol_pool.pool import SymbolAsk, build_pool
 from middleware.resolve.checks.symbol_pool.resolve import decode_details
 from middleware.resolve.checks.symbol_pool.roll import read_symbols, symbol_rules_from
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.kinds.symbol_pool import SymbolPool
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag

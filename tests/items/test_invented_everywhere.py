@@ -19,7 +19,6 @@ from middleware.character.summary import state_summary
 from middleware.cli import app
 from middleware.dice import Dice
 from middleware.items.index import item_index
-from middleware.items.invented import InventedItem
 from middleware.items.lookup import items_in
 from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.resolve import Context
@@ -29,7 +28,7 @@ from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.refs import ValueRef
 from middleware.segments import Tag
-from middleware.state import Character, GameState
+from middleware.state import Character, GameState, InventedItem
 from tests.conftest import compat_path
 from tests.items.inventory_helpers import bram, changed, ember, gravewatch
 

@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 
 from middleware.character.check import view_for
-from middleware.items.invented import InventedItem
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.load import load_ruleset, validate_ruleset
 from middleware.rules.refs import ValueRef
-from middleware.state import Character, GameState
+from middleware.state import Character, GameState, InventedItem
 from tests.conftest import compat_json
 from tests.sheet.sheet_helpers import JUNO
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from middleware.character.summary import state_summary
-from middleware.items.invented import InventedItem
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.registry import load_bundled
-from middleware.state import Character, GameState, Stack
+from middleware.state import Character, GameState, InventedItem, Stack
 
 RULES = load_bundled("hearth-and-haul")
 EMBER_CHARM = InventedItem(ref="invented/ember-charm", entry=CatalogEntry.model_validate(

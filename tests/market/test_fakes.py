@@ -12,9 +12,9 @@ from middleware.character.summary import state_summary
 from middleware.errors import RulesetError
 from middleware.items.bag import Goods
 from middleware.items.effects import held_items
-from middleware.resolve.fakes.goods import badges, fake_for, gm_note, honest_sale
-from middleware.resolve.fakes.notice import notice_before_buy
-from middleware.resolve.fakes.tells import About, best, tries
+from middleware.resolve.inventory.fakes.goods import badges, fake_for, gm_note, honest_sale
+from middleware.resolve.inventory.fakes.notice import notice_before_buy
+from middleware.resolve.inventory.fakes.tells import About, best, tries
 from middleware.resolve.market.block import market_block
 from middleware.resolve.market.offers import offers
 from middleware.resolve.market.stock import Ware, todays_stock

@@ -94,8 +94,8 @@ def test_hard_winter_ladder_replaces_the_dice_sum_ladder() -> None:
     """CHK-COMMON-08: the layer's ladder is read in the kind's own rung shape."""
     rules = ruleset("ember-roads.json")
     state = GameState(ruleset=rules.id, layers=("hard_winter",))
-    assert [7, 9, 11, 13] == [r.dc for r in ladder_of(rules, state)]
-    assert rules.resolution.difficulty_ladder == ladder_of(rules, GameState(ruleset=rules.id))
+    assert [7, 9, 11, 13] == [r.dc for r in ladder_of(rules, state.layers)]
+    assert rules.resolution.difficulty_ladder == ladder_of(rules, GameState(ruleset=rules.id).layers)
 
 
 @pytest.mark.parametrize(("layers", "message"), [

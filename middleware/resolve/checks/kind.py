@@ -74,4 +74,4 @@ def resolution_as(roll: Roll, model: type[R]) -> R:
 
 def game_ladder(roll: Roll) -> tuple[Any, ...]:
     """The game's difficulty ladder (a layer's replaces the file's while it is on)."""
-    return ladder_of(roll.ctx.ruleset, roll.state)
+    return ladder_of(roll.ctx.ruleset, roll.state.layers)

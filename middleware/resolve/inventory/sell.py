@@ -26,7 +26,7 @@ from middleware.items.index import STANDARD_STACK, RulesetItem
 from middleware.items.lookup import find_item
 from middleware.items.money import Coins, coins_text
 from middleware.resolve import Context, Resolution
-from middleware.resolve.fakes.goods import honest_sale
+from middleware.resolve.inventory.fakes.goods import honest_sale
 from middleware.resolve.inventory.find import Member, Named, held_goods, holder, named_goods
 from middleware.resolve.inventory.goods import unknown_character
 from middleware.resolve.inventory.read import ItemAsk

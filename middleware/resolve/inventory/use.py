@@ -39,8 +39,8 @@ from middleware.resolve.checks import KINDS
 from middleware.resolve.checks.kind import Roll
 from middleware.resolve.checks.overrides import roll_with_overrides
 from middleware.resolve.checks.record import Ask
-from middleware.resolve.fakes.goods import with_lines
-from middleware.resolve.fakes.inspect import unmask_for_use
+from middleware.resolve.inventory.fakes.goods import with_lines
+from middleware.resolve.inventory.fakes.inspect import unmask_for_use
 from middleware.resolve.inventory.find import Member, holder
 from middleware.resolve.inventory.goods import held_named, unknown_character
 from middleware.resolve.inventory.read import ItemAsk

@@ -32,7 +32,7 @@ from middleware.items.bag import (
 )
 from middleware.items.lookup import items_in
 from middleware.resolve import Context, Resolution
-from middleware.resolve.fakes.goods import reveal_bound, with_lines
+from middleware.resolve.inventory.fakes.goods import reveal_bound, with_lines
 from middleware.resolve.inventory.find import Member, Named, holder
 from middleware.resolve.inventory.goods import done, held_named, is_cursed, unknown_character
 from middleware.resolve.inventory.read import ItemAsk

@@ -12,12 +12,12 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from middleware.errors import Problem
-from middleware.rules.audit.kinds import KIND_CHECKS, R, single_die
 from middleware.rules.catalogs import Catalog, CharmCheck
 from middleware.rules.common import Outcomes, OutcomeTier, StepTableModifier
-from middleware.rules.kinds.against import RollAgainst
-from middleware.rules.kinds.sum import DiceSum
+from middleware.rules.kinds.dice_sum import DiceSum
+from middleware.rules.kinds.roll_against import RollAgainst
 from middleware.rules.overrides import check_overrides
+from middleware.rules.problems import RESOLUTION as R
 from middleware.rules.resolution import AnyResolution
 from middleware.rules.ruleset import Ruleset
 
@@ -38,7 +38,7 @@ def check_block(res: AnyResolution, ruleset: Ruleset) -> Iterator[Problem]:
     if res.outcomes is not None:
         yield from _outcomes(res.outcomes, res)
     yield from _spend(res, ruleset)
-    yield from KIND_CHECKS[res.kind](res, ruleset)
+    yield from res.audit(ruleset.combat)  # CHK-IMPORT of the kind: rules/kinds/<kind>.py
 
 
 # --- sheet math (SHEET-TIER, SHEET-ABL-04, SHEET-ADJ, SHEET-PEN) ------------------------------
@@ -243,3 +243,9 @@ def _sheet_list(ruleset: Ruleset, name: str) -> list[Any]:
 
 def _live_list(ruleset: Ruleset, name: str) -> list[Any]:
     return list(getattr(getattr(ruleset.sheet, "live", None), name, None) or [])
+
+
+def single_die(res: Any) -> bool:
+    """Whether the kind throws exactly one die (naturals, openEnded, unmodified, tens need it)."""
+    dice = getattr(res, "dice", None)
+    return isinstance(res, DiceSum | RollAgainst) and dice is not None and dice.count == 1

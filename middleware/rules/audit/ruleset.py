@@ -26,13 +26,13 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from middleware.errors import Problem
-from middleware.rules.audit.kinds import R
 from middleware.rules.common import LADDER_MAX, AgainstRung, DcRung, PoolRung
-from middleware.rules.kinds.against import RollAgainst
-from middleware.rules.kinds.highest import DiceHighest
-from middleware.rules.kinds.pool import DicePool, SituationalDice
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.kinds.dice_highest import DiceHighest
+from middleware.rules.kinds.dice_pool import DicePool, SituationalDice
+from middleware.rules.kinds.roll_against import RollAgainst
+from middleware.rules.kinds.symbol_pool import SymbolPool
 from middleware.rules.overrides import merged_resolution
+from middleware.rules.problems import RESOLUTION as R
 from middleware.rules.problems import validation_problems
 from middleware.rules.resolution import AnyResolution, ResolutionBlock
 from middleware.rules.ruleset import Ruleset

@@ -16,13 +16,12 @@ from middleware.rules.refs import ValueRef
 from middleware.rules.sheet import EnumTable, SheetBlock
 from middleware.rules.sheet_fields import EnumField, NumberField, TextField
 from middleware.rules.sheet_refs import RefGraph, refs_of_derived
-from middleware.sheet.rules_view import as_json
 
 
 def check_sheet(ruleset: Any) -> Iterable[Problem]:
     """Every SHEET-IMPORT problem of ``ruleset`` with its path."""
     sheet: SheetBlock = ruleset.sheet
-    res = as_json(ruleset.resolution) or {}
+    res = _file_form(ruleset.resolution)
     yield from _duplicates(sheet)
     yield from _sections(sheet)
     yield from _skills(sheet, res)
@@ -266,3 +265,9 @@ def _recharge(path: str, step: Any, key: str, sheet_list: Any) -> Iterator[Probl
             yield Problem(f"{path}.recharge[{k}]", f"{value!r} is not a value of the column")
 
 
+def _file_form(value: Any) -> Any:
+    """The resolution as the file spells it: a model dumped by its file keys, or the raw dict the
+    first pass hands over before the models are built."""
+    if hasattr(value, "model_dump"):
+        return value.model_dump(by_alias=True, exclude_none=True)
+    return value or {}

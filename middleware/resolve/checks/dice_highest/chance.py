@@ -8,7 +8,7 @@ from middleware.resolve.checks.kind import Roll, game_ladder, resolution_as
 from middleware.resolve.checks.odds import Odds
 from middleware.resolve.checks.outcome import outcomes_from
 from middleware.resolve.checks.spend import buy_spend
-from middleware.rules.kinds.highest import DiceHighest
+from middleware.rules.kinds.dice_highest import DiceHighest
 
 
 def highest_kind_odds(roll: Roll) -> Odds:

@@ -9,7 +9,7 @@ from middleware.resolve.checks.kind import Roll, resolution_as
 from middleware.resolve.checks.odds import Odds
 from middleware.resolve.checks.outcome import outcomes_from
 from middleware.resolve.checks.spend import buy_spend
-from middleware.rules.kinds.pool import DicePool
+from middleware.rules.kinds.dice_pool import DicePool
 
 
 def dice_pool_odds(roll: Roll) -> Odds:

@@ -30,7 +30,7 @@ from middleware.resolve.checks.kind import Roll, Rolled
 from middleware.resolve.checks.outcome import Outcomes, Verdict, outcomes_from
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.checks.spend import Bought, buy_spend
-from middleware.rules.kinds.pool import DicePool
+from middleware.rules.kinds.dice_pool import DicePool
 from middleware.rules.ruleset import Ruleset
 
 

@@ -14,7 +14,7 @@ from middleware.resolve.checks.dice_sum.odds import check_odds
 from middleware.resolve.checks.kind import Roll, game_ladder, resolution_as
 from middleware.resolve.checks.odds import Odds
 from middleware.resolve.checks.outcome import outcomes_from
-from middleware.rules.kinds.sum import DiceSum
+from middleware.rules.kinds.dice_sum import DiceSum
 
 
 def sum_odds(roll: Roll) -> Odds:

@@ -18,7 +18,7 @@ from middleware.cache import per_ruleset
 from middleware.dice import Dice
 from middleware.resolve.checks.outcome import Natural, Outcomes, outcomes_from
 from middleware.resolve.checks.record import Critical, Mode
-from middleware.rules.kinds.sum import DiceSum
+from middleware.rules.kinds.dice_sum import DiceSum
 
 if TYPE_CHECKING:
     from middleware.rules.ruleset import Ruleset

@@ -25,13 +25,13 @@ from middleware.resolve.checks.dice_sum.odds import check_odds
 from middleware.resolve.checks.kind import Roll, Rolled
 from middleware.resolve.checks.outcome import Verdict, judge
 from middleware.resolve.checks.record import Ask, CheckRecord, Mode
-from middleware.rules.kinds.sum import DiceSum
+from middleware.rules.kinds.dice_sum import DiceSum
 from middleware.rules.layers import ladder_of
 
 
 def dice_sum(roll: Roll) -> Rolled:
     """CHK-SUM-01..10 with CHK-OUT: roll, judge by the tiers, write the record with its odds."""
-    ladder = ladder_of(roll.ctx.ruleset, roll.state)
+    ladder = ladder_of(roll.ctx.ruleset, roll.state.layers)
     return roll.unchanged(_dice_sum(roll.ask, roll.sheet, roll.ctx, ladder))
 
 

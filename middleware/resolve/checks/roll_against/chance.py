@@ -13,7 +13,7 @@ from middleware.resolve.checks.roll_against.resolve import (
     sheet_number,
     target_of,
 )
-from middleware.rules.kinds.against import RollAgainst
+from middleware.rules.kinds.roll_against import RollAgainst
 
 
 def against_kind_odds(roll: Roll) -> Odds | None:

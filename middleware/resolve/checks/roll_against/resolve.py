@@ -33,7 +33,7 @@ from middleware.resolve.checks.roll_against.roll import (
     verdict,
 )
 from middleware.rules.common import AgainstRung
-from middleware.rules.kinds.against import CriticalFailureRule, CriticalSuccessRule, RollAgainst
+from middleware.rules.kinds.roll_against import CriticalFailureRule, CriticalSuccessRule, RollAgainst
 from middleware.rules.layers import ladder_of
 
 __all__ = ["Aim", "against_check", "against_rules_from", "pick_aim", "read_tens", "roll_against",
@@ -64,7 +64,7 @@ def roll_against(roll: Roll) -> Rolled:
 def _record(roll: Roll, resolution: RollAgainst) -> CheckRecord:
     ask, sheet = roll.ask, roll.sheet
     rules = against_rules_from(resolution)
-    aim = pick_aim(ask, ladder_of(roll.ctx.ruleset, roll.state))
+    aim = pick_aim(ask, ladder_of(roll.ctx.ruleset, roll.state.layers))
     tens, tens_note = read_tens(ask, rules)
     check = against_check(resolution, target_of(sheet_number(sheet, rules), aim), tens)
     thrown = throw_against(check, roll.ctx.dice)

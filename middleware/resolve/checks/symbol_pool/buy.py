@@ -15,7 +15,7 @@ from middleware.character.check import pool_value
 from middleware.resolve.checks.kind import Roll
 from middleware.resolve.checks.spend import Offer, buy_spend
 from middleware.resolve.checks.symbol_pool.pool import SymbolAsk, own_dice
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.kinds.symbol_pool import SymbolPool
 from middleware.state import GameState
 
 __all__ = ["Purchase", "buy_dice"]

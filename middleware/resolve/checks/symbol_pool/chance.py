@@ -10,7 +10,7 @@ from middleware.resolve.checks.symbol_pool.odds import pool_odds as symbol_odds
 from middleware.resolve.checks.symbol_pool.pool import build_pool
 from middleware.resolve.checks.symbol_pool.resolve import pick_opposition, read_tag, sheet_numbers
 from middleware.resolve.checks.symbol_pool.roll import symbol_rules_from
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.kinds.symbol_pool import SymbolPool
 
 
 def symbol_kind_odds(roll: Roll) -> Odds:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from middleware.resolve.checks.symbol_pool.roll import Side
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.kinds.symbol_pool import SymbolPool
 
 __all__ = ["BuiltPool", "SymbolAsk", "build_pool", "opposing_dice", "own_dice"]
 

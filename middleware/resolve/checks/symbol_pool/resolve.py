@@ -43,7 +43,7 @@ from middleware.resolve.checks.symbol_pool.roll import (
     throw_die,
 )
 from middleware.rules.common import DcRung
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.kinds.symbol_pool import SymbolPool
 from middleware.rules.layers import ladder_of
 from middleware.sheet.numbers import whole
 
@@ -77,7 +77,7 @@ def symbol_pool(roll: Roll) -> Rolled:
         raise TypeError(f"symbol_pool called on a {resolution.kind} ruleset")
     rules = symbol_rules_from(resolution)
     opposition = pick_opposition(roll.ask.dc, roll.ask.difficulty, resolution,
-                                 ladder_of(roll.ctx.ruleset, roll.state))
+                                 ladder_of(roll.ctx.ruleset, roll.state.layers))
     ability, rank, signed = sheet_numbers(roll)
     purchase = buy_dice(roll, resolution, ability, rank)
     ask = read_tag(roll.ask.attrs, ability, rank, signed, opposition.dc, purchase.dice)

@@ -18,7 +18,7 @@ from typing import Literal
 
 from middleware.dice import Dice
 from middleware.names import normalize_name
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.kinds.symbol_pool import SymbolPool
 from middleware.rules.ruleset import Ruleset
 
 __all__ = ["MAX_NAMED_DICE", "Reading", "Side", "SymbolDie", "SymbolRoll", "SymbolRules", "ThrownDie",

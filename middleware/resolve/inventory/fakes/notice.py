@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from middleware.items.index import item_index
 from middleware.resolve import Context, Resolution
-from middleware.resolve.fakes.tells import About, tries
-from middleware.resolve.fakes.tells import roll as roll_tell
+from middleware.resolve.inventory.fakes.tells import About, tries
+from middleware.resolve.inventory.fakes.tells import roll as roll_tell
 from middleware.resolve.inventory.record import InventoryRecord, refused
 from middleware.resolve.market.day import today
 from middleware.resolve.market.stock import Ware

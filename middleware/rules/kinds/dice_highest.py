@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import Field
 
+from middleware.errors import Problem
 from middleware.rules.base import Strict
+from middleware.rules.combat import CombatBlock
 from middleware.rules.common import DcRung, Label, ResolutionBase
-from middleware.rules.kinds.pool import Die, SituationalDice
+from middleware.rules.kinds.dice_pool import Die, SituationalDice
+from middleware.rules.problems import RESOLUTION, face_problem
 
 
 class HighestPool(Strict):
@@ -48,3 +52,17 @@ class DiceHighest(ResolutionBase):
     difficulty_ladder: tuple[DcRung, ...] = Field(
         default=(), alias="difficultyLadder", max_length=40
     )
+
+    def audit(self, combat: CombatBlock | None) -> Iterator[Problem]:
+        """CHK-IMPORT: the problems only this kind can have, each with its JSON path."""
+        return check_highest(self, combat)
+
+
+def check_highest(res: DiceHighest, combat: CombatBlock | None) -> Iterator[Problem]:
+    """CHK-IMPORT-15/17 and faces on the die; keep, zeroDice and dark ranges are structural."""
+    if res.pool.min > res.pool.max:
+        yield Problem(f"{RESOLUTION}.pool.min", "pool.min is above pool.max")
+    if res.critical is not None and res.critical.face is not None:
+        yield from face_problem(res.critical.face, res.die.sides, f"{RESOLUTION}.critical.face")
+    if combat is not None:
+        yield Problem("$.combat", "a dice-highest ruleset has no combat (CHK-IMPORT-17)")

@@ -33,7 +33,7 @@ from middleware.items.index import RulesetItem, item_index
 from middleware.items.lookup import find_item
 from middleware.names import normalize_name
 from middleware.resolve import Context, Resolution
-from middleware.resolve.fakes.goods import (
+from middleware.resolve.inventory.fakes.goods import (
     is_fake,
     reveal_at,
     reveal_by_sheet,
@@ -41,7 +41,7 @@ from middleware.resolve.fakes.goods import (
     reveal_line,
     with_lines,
 )
-from middleware.resolve.fakes.tells import About, Try, best, roll, tells_for, tries
+from middleware.resolve.inventory.fakes.tells import About, Try, best, roll, tells_for, tries
 from middleware.resolve.inventory.find import Member, holder
 from middleware.resolve.inventory.goods import held_named, unknown_character
 from middleware.resolve.inventory.read import ItemAsk

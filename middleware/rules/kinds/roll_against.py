@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import Field
 
+from middleware.errors import Problem
 from middleware.rules.base import Strict
+from middleware.rules.combat import CombatBlock
 from middleware.rules.common import AgainstRung, ResolutionBase
+from middleware.rules.problems import RESOLUTION
 
 
 class AgainstDice(Strict):
@@ -60,3 +64,18 @@ class RollAgainst(ResolutionBase):
     difficulty_ladder: tuple[AgainstRung, ...] = Field(
         default=(), alias="difficultyLadder", max_length=40
     )
+
+    def audit(self, combat: CombatBlock | None) -> Iterator[Problem]:
+        """CHK-IMPORT: the problems only this kind can have, each with its JSON path."""
+        return check_against(self, combat)
+
+
+def check_against(res: RollAgainst, combat: CombatBlock | None) -> Iterator[Problem]:
+    """CHK-IMPORT-20: ``tens`` only on a single d100; critical ranges that can be rolled."""
+    if res.tens is not None and (res.dice.count != 1 or res.dice.sides != 100):
+        yield Problem(f"{RESOLUTION}.tens", "tens needs the dice to be a single d100 (CHK-IMPORT-20)")
+    for key, rules in (("criticalSuccess", res.critical_success),
+                       ("criticalFailure", res.critical_failure)):
+        for i, rule in enumerate(rules):
+            if rule.from_ is not None and rule.to is not None and rule.from_ > rule.to:
+                yield Problem(f"{RESOLUTION}.{key}[{i}].from", "from is above to")
