@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from starlette.applications import Starlette
@@ -41,6 +41,7 @@ from middleware.proxy.chat import (
     read_request,
     turn_of,
 )
+from middleware.proxy.inject import InjectConfig, chat_view, inject
 from middleware.proxy.stream import (
     Envelope,
     ReplyStream,
@@ -85,9 +86,11 @@ class _Turn:
     auth: str | None
 
 
-def create_app(engine: Engine, upstream: Upstream, games: GameConfig) -> Starlette:
-    """The proxy as an ASGI app over ``engine``, asking ``upstream`` for replies."""
-    proxy = _Proxy(engine, upstream, games)
+def create_app(engine: Engine, upstream: Upstream, games: GameConfig,
+               inject: InjectConfig | None = None) -> Starlette:
+    """The proxy as an ASGI app over ``engine``, asking ``upstream`` for replies; ``inject`` says
+    how the GM's view goes into each upstream request (default: both blocks)."""
+    proxy = _Proxy(engine, upstream, games, inject or InjectConfig())
     routes = [Route("/v1/chat/completions", proxy.completions, methods=["POST"]),
               Route("/v1/models", proxy.models, methods=["GET"])]
     handlers: dict[Any, Any] = {RequestError: _refused(400, "invalid_request_error"),
@@ -99,8 +102,10 @@ def create_app(engine: Engine, upstream: Upstream, games: GameConfig) -> Starlet
 
 
 class _Proxy:
-    def __init__(self, engine: Engine, upstream: Upstream, games: GameConfig) -> None:
+    def __init__(self, engine: Engine, upstream: Upstream, games: GameConfig,
+                 inject: InjectConfig) -> None:
         self.engine = engine
+        self.inject = inject
         self.upstream = upstream
         self.games = games
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -115,6 +120,7 @@ class _Proxy:
         envelope = Envelope(id=f"chatcmpl-{uuid.uuid4().hex}", model=ask.model)
         if at.key is not None and (done := await self.engine.retried(at.chat, at.turn, at.key)):
             return _stored(ask, done, envelope)
+        ask = replace(ask, body=await self._with_view(at, ask))
         if ask.stream:
             return await self._stream(at, ask, envelope)
         answer = await self.upstream.complete(ask.body, at.auth)
@@ -139,6 +145,13 @@ class _Proxy:
         index = kept_candidate(kept, [(c.candidate, c.text) for c in stored])
         if index is not None:
             await self.engine.select(at.chat, at.turn - 1, index)
+
+    async def _with_view(self, at: _Turn, ask: ChatRequest) -> dict[str, Any]:
+        """The body the upstream is sent: the client's, with the GM's view put in."""
+        if self.inject.mode == "off":
+            return ask.body
+        return inject(ask.body, await chat_view(self.engine, at.chat, at.turn, self.inject),
+                      self.inject)
 
     async def _game(self, chat: str) -> None:
         try:

@@ -51,12 +51,17 @@ async def test_a_reply_comes_back_rewritten_with_its_records(proxy: Proxy) -> No
 
 
 async def test_the_model_is_asked_with_the_request_as_sent(proxy: Proxy) -> None:
-    """The request goes upstream unchanged (model, messages, options), as non-streaming."""
+    """The request goes upstream with its model and options, as non-streaming; its messages
+    carry the GM's view (the rules in the system message, the state before the player's)."""
     proxy.model.replies = ["Fine."]
     messages = history("Hello.")
     await proxy.ask(messages, temperature=0.7)
-    assert [{"model": "gm", "messages": messages, "temperature": 0.7, "stream": False}] \
-        == proxy.model.seen
+    [seen] = proxy.model.seen
+    assert {"model": "gm", "temperature": 0.7, "stream": False} \
+        == {k: v for k, v in seen.items() if k != "messages"}
+    assert ["system", "system", "user"] == [m["role"] for m in seen["messages"]]
+    assert seen["messages"][0]["content"].startswith(messages[0]["content"] + "\n\nGAME RULES")
+    assert messages[1] == seen["messages"][2]
 
 
 async def test_streamed_text_is_the_stored_candidate_and_no_tag_is_split(
