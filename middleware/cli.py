@@ -105,4 +105,5 @@ def main() -> None:
 
 from middleware import cli_dice as _cli_dice  # noqa: E402, F401  (registers ``odds`` and ``roll``)
 from middleware import cli_items as _cli_items  # noqa: E402, F401  (registers ``gear``)
+from middleware import cli_peek as _cli_peek  # noqa: E402, F401  (registers ``peek``)
 from middleware import cli_serve as _cli_serve  # noqa: E402, F401  (registers ``serve``)

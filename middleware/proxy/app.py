@@ -42,6 +42,7 @@ from middleware.proxy.chat import (
     turn_of,
 )
 from middleware.proxy.inject import InjectConfig, chat_view, inject
+from middleware.proxy.peek import peek
 from middleware.proxy.stream import (
     Envelope,
     ReplyStream,
@@ -92,7 +93,8 @@ def create_app(engine: Engine, upstream: Upstream, games: GameConfig,
     how the GM's view goes into each upstream request (default: both blocks)."""
     proxy = _Proxy(engine, upstream, games, inject or InjectConfig())
     routes = [Route("/v1/chat/completions", proxy.completions, methods=["POST"]),
-              Route("/v1/models", proxy.models, methods=["GET"])]
+              Route("/v1/models", proxy.models, methods=["GET"]),
+              Route("/v1/gm/chats/{chat}/prompt", proxy.prompt, methods=["GET"])]
     handlers: dict[Any, Any] = {RequestError: _refused(400, "invalid_request_error"),
                                 UpstreamError: _refused(502, "upstream_error"),
                                 GameError: _refused(409, "game_error"),
@@ -130,6 +132,14 @@ class _Proxy:
     async def models(self, request: Request) -> Response:
         """``GET /v1/models``, passed on."""
         return JSONResponse(await self.upstream.models(request.headers.get("authorization")))
+
+    async def prompt(self, request: Request) -> Response:
+        """``GET /v1/gm/chats/{chat}/prompt``: what the chat's next turn will be sent (peek)."""
+        try:
+            seen = await peek(self.engine, request.path_params["chat"], self.inject)
+        except GameError as exc:
+            return _error(404, "not_found_error", str(exc))
+        return JSONResponse(seen.as_json())
 
     async def _open(self, at: _Turn, ask: ChatRequest) -> None:
         """The game, the player's turns up to this one, and the kept candidate of the turn before."""
