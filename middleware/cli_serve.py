@@ -23,7 +23,7 @@ from middleware.cli import app, err
 from middleware.errors import GMError
 from middleware.pipeline import Engine
 from middleware.proxy import GameConfig, HttpUpstream, create_app
-from middleware.proxy.inject import INJECT_MODES, InjectConfig
+from middleware.proxy.inject import InjectConfig, inject_config
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
@@ -66,12 +66,6 @@ def serve_command(
         raise typer.Exit(2) from exc
     asyncio.run(_serve(games, upstream, api_key, store, host, port, level, view))
 
-
-def inject_config(mode: str, state_in_user: bool = False) -> InjectConfig:
-    """``--inject`` and ``--state-in-user`` read, or ``GMError`` naming the modes."""
-    if mode not in INJECT_MODES:
-        raise GMError(f"--inject must be one of {', '.join(INJECT_MODES)}, not {mode!r}")
-    return InjectConfig(mode=mode, state_in_user=state_in_user)  # type: ignore[arg-type]
 
 
 def game_config(ruleset: str, party: Path | None, *, seed: int = 0,

@@ -19,10 +19,12 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from middleware.errors import GMError
 from middleware.gm_view import GMView, ViewOptions, build_view
 from middleware.pipeline import Engine
 from middleware.records import Record
 from middleware.resolve.dispatch import record_from_json
+from middleware.state import GameState
 
 InjectMode = Literal["full", "rules", "off"]
 INJECT_MODES: Final = ("full", "rules", "off")
@@ -37,6 +39,13 @@ class InjectConfig:
     mode: InjectMode = "full"
     state_in_user: bool = False
     options: ViewOptions = field(default_factory=ViewOptions)
+
+
+def inject_config(mode: str, state_in_user: bool = False) -> InjectConfig:
+    """``--inject`` and ``--state-in-user`` read, or ``GMError`` naming the modes."""
+    if mode not in INJECT_MODES:
+        raise GMError(f"--inject must be one of {', '.join(INJECT_MODES)}, not {mode!r}")
+    return InjectConfig(mode=mode, state_in_user=state_in_user)  # type: ignore[arg-type]
 
 
 def inject(body: dict[str, Any], view: GMView, config: InjectConfig) -> dict[str, Any]:
@@ -84,9 +93,15 @@ def _prepended(content: Any, text: str) -> Any:
     return f"{text}\n\n{content}" if content else text
 
 
-async def chat_view(engine: Engine, chat: str, turn: int, config: InjectConfig) -> GMView:
-    """The view of ``chat`` as ``turn`` starts: S(turn-1) and the kept candidate's records."""
+async def chat_view(engine: Engine, chat: str, turn: int, config: InjectConfig,
+                    extending: int | None = None) -> GMView:
+    """The view of ``chat`` as ``turn`` starts: S(turn-1) and the kept candidate's records; for a
+    Continue of candidate ``extending``, the state after it and what its own tags did."""
     game, ruleset = await engine.game(chat), await engine.ruleset(chat)
+    if extending is not None:
+        row = await engine.store.get_candidate(chat, turn, extending)
+        state, records = GameState.model_validate(row.state), engine_records(row.records)
+        return build_view(ruleset, state, records, config.options, seed=game.seed)
     state = await engine.state_after(chat, turn - 1)
     kept = await engine.store.selected_candidate(chat, turn - 1) if turn > 1 else None
     records = engine_records(kept.records) if kept is not None else ()

@@ -7,12 +7,11 @@ from typing import Any
 
 import httpx
 
-from middleware.cli_serve import inject_config
 from middleware.errors import GMError
 from middleware.gm_view import GMView
 from middleware.pipeline import Engine
 from middleware.proxy import HttpUpstream, create_app
-from middleware.proxy.inject import InjectConfig, inject
+from middleware.proxy.inject import InjectConfig, inject, inject_config
 from middleware.stores.memory import MemoryStore
 from tests.proxy.conftest import TIMEOUT, FakeModel, ember, history, serving
 

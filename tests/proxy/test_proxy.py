@@ -125,14 +125,16 @@ async def test_the_next_turn_builds_on_the_candidate_the_client_kept(proxy: Prox
     assert (2, [2]) == (turn_two["gm"]["turn"], ropes_now(turn_two))
 
 
-async def test_without_a_kept_match_the_newest_candidate_stands(proxy: Proxy) -> None:
-    """A history whose assistant text matches no candidate (edited by hand) selects nothing:
-    the newest candidate (two ropes) is what turn 2 builds on."""
+async def test_a_kept_reply_edited_to_hold_no_tag_is_an_edited_candidate(proxy: Proxy) -> None:
+    """A history whose assistant text matches no candidate (edited by hand, its tags gone) is an
+    edited candidate of turn 1 read from the turn's start: no rope, so turn 2's rope is the
+    first; the response says so in ``X-GM-Edited``."""
     proxy.model.replies = [ROPE, TWO_ROPES, ROPE]
     await proxy.ask(history("I look for rope."))
     await proxy.ask(history("I look for rope."))
-    turn_two = (await proxy.ask(history("I look for rope.", "(edited)", "More."))).json()
-    assert [3] == ropes_now(turn_two)
+    answer = await proxy.ask(history("I look for rope.", "(edited)", "More."))
+    assert [1] == ropes_now(answer.json())
+    assert "1:2" == answer.headers["x-gm-edited"]
 
 
 async def test_a_retry_with_the_same_key_returns_the_stored_result(proxy: Proxy) -> None:
