@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from middleware.cache import IdentityCache
 from middleware.gm_view.parts import Part, ViewOptions, capped, joined, safe
 from middleware.gm_view.rules_checks import check_parts
 from middleware.gm_view.rules_items import item_parts
@@ -26,8 +27,17 @@ ENGINE = ("The Engine throws every die and applies every tag. Write each tag whe
           "replies show what really happened.")
 
 
+_BLOCKS: IdentityCache[str] = IdentityCache(64)
+
+
 def rules_block(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
-    """The Rules block of a game of ``ruleset`` with ``layers`` on, within the budget."""
+    """The Rules block of a game of ``ruleset`` with ``layers`` on, within the budget; worked out
+    once per ruleset object, layers and options (it is the same text every turn)."""
+    key = (layers, options.part_cap, options.budget, tuple(sorted(options.caps.items())))
+    return _BLOCKS.get((ruleset,), key, lambda: _build(ruleset, layers, options))
+
+
+def _build(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
     ladder = ladder_of(ruleset, GameState(ruleset=ruleset.id, layers=layers))
     parts = [Part("engine", "", (ENGINE,)),
              Part("guidance", "", tuple(_guidance(ruleset.gm))),

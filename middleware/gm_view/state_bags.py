@@ -9,10 +9,11 @@ worn and carried effects, use, charges left), with ``equipped``/``bound`` and, f
 
 from __future__ import annotations
 
+from middleware.cache import IdentityCache
 from middleware.gm_view.parts import safe
 from middleware.items.describe import gm_item_line
 from middleware.items.gm_bag import bag_status_lines
-from middleware.items.index import ItemIndex
+from middleware.items.index import ItemIndex, RulesetItem
 from middleware.items.lookup import items_in
 from middleware.items.money import purse_lines
 from middleware.items.words import Words, words_of
@@ -26,11 +27,15 @@ def bag_lines(ruleset: Ruleset, state: GameState) -> list[str]:
     """Each member's bag: a heading line, then one line per stack (``(empty)`` for none)."""
     index = items_in(ruleset, state)
     words = words_of(ruleset)
+    said: dict[Stack, str] = {}  # bags repeat stacks (equal values): each is written once
     lines: list[str] = []
     for member in state.party:
         lines.append(f"{safe(member.name)} carries:")
-        stacks = [f"- {_stack(ruleset, index, words, s)}" for s in member.bag]
-        lines += stacks or ["- (empty)"]
+        for stack in member.bag:
+            if stack not in said:
+                said[stack] = f"- {_stack(ruleset, index, words, stack)}"
+            lines.append(said[stack])
+        lines += [] if member.bag else ["- (empty)"]
     return lines
 
 
@@ -57,9 +62,18 @@ def _goods(index: ItemIndex, words: Words, stack: Stack) -> str:
     if stack.item is not None:
         found = index.by_ref(stack.item) or index.find(stack.item)
         if found is not None:
-            return gm_item_line(found, index, words, charges=stack.charges)
+            return _item_line(found, index, words, stack.charges)
         return safe(stack.item)
     if stack.coins is not None:
         coin = index.coin(stack.coins)
         return coin.name_for(stack.count) if coin else safe(stack.coins)
     return safe(label_of(index, stack))
+
+
+_LINES: IdentityCache[str] = IdentityCache(4096)
+
+
+def _item_line(found: RulesetItem, index: ItemIndex, words: Words, charges: int | None) -> str:
+    """``gm_item_line``, worked out once per item object, words and charges left."""
+    return _LINES.get((found, index, words), charges,
+                      lambda: gm_item_line(found, index, words, charges=charges))

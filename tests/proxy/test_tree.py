@@ -12,7 +12,7 @@ from middleware.errors import GameError
 from middleware.proxy import GameConfig
 from middleware.summary import state_summary
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
-from tests.proxy.conftest import FakeModel, Proxy, chat_for, history, running_proxy
+from tests.proxy.conftest import FakeModel, Proxy, chat_for, history, running_proxy, streamed_text
 
 SYSTEM = "You are the Game Master of the brass road."
 CAKE = ('[place: name="Brassford" size="fair town"] The chandler smiles. '
@@ -212,3 +212,37 @@ async def test_open_webuis_chat_id_and_the_user_field_name_the_game(fair: Proxy)
     c = await said(fair, ROPE, "We reach the fair.", user="player-7")
     assert ["owui-a", "owui-b", "player-7"] == [x["gm"]["chat"] for x in (a, b, c)]
     assert (1, 0) == (await held(fair, "owui-a", "Honey cake"), await held(fair, "owui-b", "Honey cake"))
+
+
+async def test_a_streamed_continue_sends_only_the_addition(fair: Proxy) -> None:
+    """Streaming, the Continue's added tag arrives resolved and whole; the stored candidate is
+    the joined text, and the next turn's history finds it."""
+    opening = '[place: name="Brassford" size="fair town"] She walks to the stall.'
+    one = await said(fair, opening, "We reach the fair.")
+    fair.model.replies.append(' [inventory: action="buy" item="Honey cake"] Sweet.')
+    cont = [*talk("We reach the fair."), {"role": "assistant", "content": text(one)}]
+    chunks = await fair.stream(cont)
+    added = "".join(streamed_text(chunks))
+    done = chunks[-1]["gm"]
+    joined = await fair.engine.store.get_candidate(done["chat"], 1, done["candidate"])
+    assert text(one) + added == joined.text
+    assert added.startswith(' [inventory: action="buy" item="Honey cake" count="1"')
+    assert 'result="ok" now="1"' in added and added.endswith("] Sweet.")
+    on = await said(fair, ROPE, "We reach the fair.", joined.text, "On.")
+    assert (done["chat"], 1) == (on["gm"]["chat"], await held(fair, done["chat"], "Honey cake"))
+
+
+async def test_continuing_text_the_proxy_never_stored_keeps_it_as_an_edited_candidate(
+        fair: Proxy) -> None:
+    """The player wrote the start of the GM's reply (a prefill the proxy never stored): it is
+    read as an edited candidate of the turn, then extended; both are named in the headers."""
+    prefill = '[place: name="Brassford" size="fair town"] Ada goes to the chandler.'
+    cont = [*talk("We reach the fair."), {"role": "assistant", "content": prefill}]
+    fair.model.replies.append(' [inventory: action="buy" item="Honey cake"]')
+    answer = await fair.ask(cont)
+    body = answer.json()
+    chat = body["gm"]["chat"]
+    assert "1:0" == answer.headers["x-gm-edited"]
+    assert [(2, 1)] == await tree(fair, chat)
+    assert (1, "Brassford") == (await held(fair, chat, "Honey cake"),
+                                (await fair.engine.state(chat)).place.name)  # type: ignore[union-attr]
