@@ -58,12 +58,17 @@ def cut_lines(lines: tuple[str, ...], cap: int, what: str) -> tuple[str, ...]:
     are dropped and a marker line says how many, e.g. ``… (cut: 12 more lines of bags)``."""
     if _size(lines) <= cap:
         return lines
-    kept = list(lines)
-    while kept:
-        marker = f"… (cut: {len(lines) - len(kept) or 1} more lines of {what})"
-        if _size((*kept, marker)) <= cap and len(kept) < len(lines):
-            return (*kept, marker)
-        kept.pop()
+    best: tuple[str, ...] | None = None
+    used = -1  # the joined length of the first ``kept`` lines (-1: none, no newline yet)
+    for kept in range(len(lines)):
+        marker = f"… (cut: {len(lines) - kept} more lines of {what})"
+        if used + 1 + len(marker) <= cap:
+            best = (*lines[:kept], marker)
+        used += len(lines[kept]) + 1
+        if used > cap:
+            break
+    if best is not None:
+        return best
     marker = f"… (cut: {len(lines)} lines of {what})"
     return (marker[:cap],) if cap > 0 else ()
 

@@ -27,15 +27,10 @@ def bag_lines(ruleset: Ruleset, state: GameState) -> list[str]:
     """Each member's bag: a heading line, then one line per stack (``(empty)`` for none)."""
     index = items_in(ruleset, state)
     words = words_of(ruleset)
-    said: dict[Stack, str] = {}  # bags repeat stacks (equal values): each is written once
     lines: list[str] = []
     for member in state.party:
         lines.append(f"{safe(member.name)} carries:")
-        for stack in member.bag:
-            if stack not in said:
-                said[stack] = f"- {_stack(ruleset, index, words, stack)}"
-            lines.append(said[stack])
-        lines += [] if member.bag else ["- (empty)"]
+        lines += [f"- {_stack(ruleset, index, words, s)}" for s in member.bag] or ["- (empty)"]
     return lines
 
 
