@@ -67,6 +67,16 @@ async def extend(engine: Engine, chat: str, turn: int, candidate: int, more: str
     return Extended(stored, done.text, done.records)
 
 
+async def extended(engine: Engine, chat: str, turn: int, candidate: int,
+                   key: str) -> Extended | None:
+    """The Continue of ``candidate`` stored with retry ``key``, or None (a face answers a retry
+    without asking the model again)."""
+    found = await engine.store.find_candidate(chat, turn, key)
+    if found is None:
+        return None
+    return _extended(found, await engine.store.get_candidate(chat, turn, candidate))
+
+
 async def extender(engine: Engine, chat: str, turn: int, candidate: int,
                    seed: int) -> ResolvedPreview:
     """What ``extend`` resolves an addition to (for a face streaming it tag by tag)."""

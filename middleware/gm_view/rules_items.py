@@ -33,7 +33,8 @@ def item_parts(ruleset: Ruleset, layers: tuple[str, ...]) -> list[Part]:
     instructions = [money_instructions(ruleset), loot_instructions(ruleset)]
     return [Part("inventory", "INVENTORY", tuple(_inventory(ruleset))),
             Part("money", "MONEY AND LOOT", tuple(i for i in instructions if i)),
-            Part("propose", "NEW ITEMS", tuple(_lines(propose_instructions(ruleset)))),
+            Part("propose", "NEW ITEMS",
+                 (*_lines(propose_instructions(ruleset)), *_caps(ruleset))),
             Part("market", "", tuple(market_teaching(ruleset))),
             Part("items", "ITEMS OF THIS GAME", tuple(_items(ruleset, layers)))]
 
@@ -76,6 +77,20 @@ def _items(ruleset: Ruleset, layers: tuple[str, ...]) -> Iterator[str]:
     for found in index.items:
         if found.ref not in gone:
             yield gm_item_line(found, index, words)
+
+
+def _caps(ruleset: Ruleset) -> Iterator[str]:
+    """ITM-BLOCK-20: the most an invented item of each rarity may give (visible stats only)."""
+    block = ruleset.items
+    if block is None or not block.propose:
+        return
+    rarities = {r.id: r.label for r in block.rarities}
+    stats = {s.id: s.label for s in block.stats if s.prompt_visible}
+    for cap in block.rarity_caps:
+        parts = [f"{stats[k]} {v:g}" for k, v in cap.stats.items() if k in stats]
+        parts += [f"bonus +{cap.bonus}"] if cap.bonus is not None else []
+        if parts:
+            yield f"At most, {rarities.get(cap.rarity, cap.rarity)}: {', '.join(parts)}."
 
 
 def _lines(text: str | None) -> list[str]:

@@ -31,9 +31,10 @@ from starlette.routing import Route
 from middleware.dice import derive_seed
 from middleware.errors import GameError, GMError, RequestError, UpstreamError
 from middleware.logs import get_logger
+from middleware.paths import extended
 from middleware.pipeline import Engine, Processed
 from middleware.proxy.chat import ChatRequest, read_request
-from middleware.proxy.continued import ContinueAt, continue_answer, continue_stream
+from middleware.proxy.continued import ContinueAt, added, continue_answer, continue_stream
 from middleware.proxy.inject import InjectConfig, chat_view, inject
 from middleware.proxy.nonturn import is_background_task, passed_on
 from middleware.proxy.peek import peek
@@ -118,7 +119,8 @@ class _Proxy:
         route = await self.tree.route(request.headers, ask, self._game)
         at = _Turn(route.chat, route.turn, request.headers.get(RETRY_HEADER) or None, auth)
         envelope = Envelope(id=f"chatcmpl-{uuid.uuid4().hex}", model=ask.model)
-        if at.key is not None and (done := await self.engine.retried(at.chat, at.turn, at.key)):
+        if at.key is not None and route.continues is None \
+                and (done := await self.engine.retried(at.chat, at.turn, at.key)):
             return _stored(ask, done, envelope)
         ask = replace(ask, body=await self._with_view(at, ask, route.continues))
         if route.continues is not None:
@@ -162,6 +164,9 @@ class _Proxy:
                         route: Path) -> Response:
         """A Continue of the candidate the history ends with (``continued``)."""
         assert route.continues is not None
+        if at.key is not None and (done := await extended(self.engine, at.chat, at.turn,
+                                                          route.continues, at.key)):
+            return _stored(ask, added(done), envelope)
         where = ContinueAt(at.chat, at.turn, route.continues, at.key, at.auth)
         if ask.stream:
             return await continue_stream(self.tree, self.upstream, ask.body, where, envelope,

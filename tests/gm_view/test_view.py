@@ -158,3 +158,44 @@ def test_peer_rulesets_build_both_blocks() -> None:
         ruleset = load_ruleset(compat_path(name))
         view = build_view(ruleset, start(ruleset, [{"name": "Wren", "player": True}]))
         assert "CHECKS" in view.rules and "Wren (player):" in view.state
+
+
+def test_the_native_rule_and_the_proposal_caps_are_taught() -> None:
+    """ITM-BAG-07 (``native: false``: only the game's items and inventions), ITM-BLOCK-24
+    (``freeform: refuse``) and ITM-BLOCK-20 / ITM-PROPOSE-17 (the proposal form with each
+    rarity's caps), on the peer's Ember Roads with its items block changed in memory."""
+    raw = compat_json("ember-roads.json")
+    plain = build_view(load_ruleset(raw), start(load_ruleset(raw), [])).rules
+    assert "kept as a plain item" in plain and "At most, Common: Guard 1, bonus +1." in plain
+    assert "fights like it" in plain
+    raw["items"]["native"] = False
+    strict = build_view(load_ruleset(raw), start(load_ruleset(raw), [])).rules
+    assert "Only this game's items and items you invent can be added" in strict
+    raw["items"]["native"], raw["items"]["freeform"] = True, "refuse"
+    refusing = build_view(load_ruleset(raw), start(load_ruleset(raw), [])).rules
+    assert "A name that is no item of this game is refused." in refusing
+
+
+async def test_what_nobody_can_carry_is_told_next_turn() -> None:
+    """ITM-BAG-16: nothing goes past a limit; what stays behind is in last turn's lines."""
+    ruleset = brass()
+    engine = Engine(MemoryStore())
+    await engine.create_game("b", ruleset, party(ruleset, BRASS_PARTY), seed=2)
+    done = await engine.process("b", 1, '[inventory: action="add" item="Hand axe" count="40"]')
+    state = build_view(ruleset, done.state, done.records).state
+    [line] = [x for x in state.splitlines() if x.startswith("- inventory")]
+    assert "left behind" in line and done.records[0].feedback in line
+
+
+async def test_an_invention_is_told_without_hidden_stats() -> None:
+    """ITM-PROPOSE-12 / ITM-BLOCK-06: an invented item's lines never name a stat that is not
+    ``promptVisible`` (Gravewatch's "Hidden in"), in last turn's lines or in the bag."""
+    ruleset = gravewatch()
+    engine = Engine(MemoryStore())
+    await engine.create_game("g", ruleset, party(ruleset, WARDEN), seed=2)
+    done = await engine.process("g", 1, (
+        '[inventory: action="add" item="Bone whistle" category="Token" stats="conceal=pocket, '
+        'target=12" summary="A whistle of yellowed bone."]'))
+    state = build_view(ruleset, done.state, done.records).state
+    assert "- 1 × Bone whistle [Token" in state
+    assert "Hidden in" not in state and "pocket" not in state

@@ -246,3 +246,19 @@ async def test_continuing_text_the_proxy_never_stored_keeps_it_as_an_edited_cand
     assert [(2, 1)] == await tree(fair, chat)
     assert (1, "Brassford") == (await held(fair, chat, "Honey cake"),
                                 (await fair.engine.state(chat)).place.name)  # type: ignore[union-attr]
+
+
+async def test_a_continue_retried_with_its_key_is_answered_from_the_store(fair: Proxy) -> None:
+    """SPEC §3: the same Idempotency-Key on a Continue returns the stored addition; the model is
+    not asked again and nothing is applied twice."""
+    one = await said(fair, '[place: name="Brassford" size="fair town"] She walks.',
+                     "We reach the fair.")
+    cont = [*talk("We reach the fair."), {"role": "assistant", "content": text(one)}]
+    fair.model.replies.append(' [inventory: action="buy" item="Honey cake"]')
+    key = {"Idempotency-Key": "cont-1"}
+    first = (await fair.ask(cont, headers=key)).json()
+    again = (await fair.ask(cont, headers=key)).json()
+    assert 2 == len(fair.model.seen)
+    assert (text(first), first["gm"]["candidate"]) == (text(again), again["gm"]["candidate"])
+    assert [(2, 1)] == await tree(fair, first["gm"]["chat"])
+    assert 1 == await held(fair, first["gm"]["chat"], "Honey cake")
