@@ -6,8 +6,10 @@ rewritten reply goes back with its records beside it (``gm_records``). ``GET /v1
 on so a chat UI can offer a model. Thin: every rule lives below it, in ``Engine``.
 
 - A chat seen for the first time gets a new game from ``GameConfig`` (ruleset, party, seed, dice).
-- Player messages the game has not seen open their turns (the player's text is kept, never parsed).
-- The client's last assistant message selects the candidate it kept for the turn before (a swipe).
+- Where a request lands (game, turn, the candidates it kept, a branch, a Continue, an edit) is read
+  by ``tree.ChatTree``; player messages the game has not seen open their turns (kept, never parsed).
+- The GM's view goes into every upstream request (``inject``); a UI's background task passes
+  straight through (``nonturn``); ``GET /v1/gm/chats/{chat}/prompt`` is the peek (``peek``).
 - ``Idempotency-Key``: a retry of a request that was answered returns the stored result: the model is
   not asked again, no dice are thrown (SPEC §3).
 

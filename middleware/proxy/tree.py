@@ -108,15 +108,23 @@ class ChatTree:
     def _aligned(self, history: History, chat: str, *, fallback: bool) -> tuple[int, int] | None:
         """(offset, replies matched) for ``chat``; None when nothing matches and it is no root."""
         replies = history.replies()
-        offset = next((max(s.turn for s in found) - j for j, text in replies
-                       if (found := {s for s in self.index.spots(text) if s.chat == chat})),
-                      None)
+        offset = _offset(replies, [{s.turn for s in self.index.spots(text) if s.chat == chat}
+                                   for _, text in replies])
         if offset is None:
             return (0, 0) if fallback else None
         matched = sum(1 for j, text in replies
                       if any(s.chat == chat and s.turn == j + offset
                              for s in self.index.spots(text)))
         return offset, matched
+
+
+def _offset(replies: list[tuple[int, str]], turns: list[set[int]]) -> int | None:
+    """Stored turn minus history turn, read off the newest reply stored at one turn only (a
+    reply with no tag, "They rest.", may be stored at several); else the newest found at all."""
+    found = [(j, seen) for (j, _), seen in zip(replies, turns, strict=True) if seen]
+    unique = next(((j, seen) for j, seen in found if len(seen) == 1), None)
+    chosen = unique or (found[0] if found else None)
+    return max(chosen[1]) - chosen[0] if chosen else None
 
 
 def route_headers(route: Route) -> dict[str, str]:

@@ -262,3 +262,16 @@ async def test_a_continue_retried_with_its_key_is_answered_from_the_store(fair: 
     assert (text(first), first["gm"]["candidate"]) == (text(again), again["gm"]["candidate"])
     assert [(2, 1)] == await tree(fair, first["gm"]["chat"])
     assert 1 == await held(fair, first["gm"]["chat"], "Honey cake")
+
+
+async def test_a_reply_stored_at_two_turns_does_not_shift_the_turn(fair: Proxy) -> None:
+    """"They rest." is stored at turns 2 and 3; a history holding turns 1 and 2 that asks for
+    turn 3 again is aligned on the reply stored at one turn only: turn 3 gets a new candidate."""
+    rest = "They rest."
+    one = await said(fair, CAKE, "We reach the fair.")
+    await said(fair, rest, "We reach the fair.", text(one), "Rest.")
+    await said(fair, rest, "We reach the fair.", text(one), "Rest.", rest, "Rest again.")
+    again = await said(fair, ROPE, "We reach the fair.", text(one), "Rest.", rest, "Rest again.")
+    chat = one["gm"]["chat"]
+    assert (chat, 3) == (again["gm"]["chat"], again["gm"]["turn"])
+    assert [(1, 0), (1, 0), (2, 1)] == await tree(fair, chat)
