@@ -199,3 +199,12 @@ async def test_an_invention_is_told_without_hidden_stats() -> None:
     state = build_view(ruleset, done.state, done.records).state
     assert "- 1 × Bone whistle [Token" in state
     assert "Hidden in" not in state and "pocket" not in state
+
+
+def test_a_state_shows_what_it_takes_off_the_rolls_it_touches() -> None:
+    """SHEET-ADJ / SHEET-LIVE-11: Gravewatch's light, out, takes two dice off Nerve rolls
+    (``resolution.adjust`` through the ``light_nerve`` derived value); the state block says so."""
+    entries = [{**WARDEN[0], "live": {**WARDEN[0]["live"], "states": {"light": "out"}}}]
+    state = build_view(gravewatch(), start(gravewatch(), entries)).state
+    assert "Light: Out" in state and "-2 on rolls with Nerve" in state
+    assert "on rolls with Nerve" not in build_view(gravewatch(), start(gravewatch(), WARDEN)).state

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from structlog.testing import capture_logs
 
 from middleware.errors import GameError
 from middleware.proxy import GameConfig
@@ -178,8 +179,11 @@ async def test_a_tag_edit_is_an_edited_candidate_with_the_dice_it_showed(fair: P
     kept = text(one)
     start = kept.index('[inventory: action="buy"')
     edited = kept[:start] + kept[kept.index("]", start) + 1:]
-    on = await said(fair, ROPE, "We reach the fair.", edited, "On.")
+    with capture_logs() as logged:
+        on = await said(fair, ROPE, "We reach the fair.", edited, "On.")
     assert "1:1" == on["_headers"]["x-gm-edited"]
+    assert {"event": "proxy-edited-candidate", "chat": chat, "turn": 1, "candidate": 1} in [
+        {k: e[k] for k in ("event", "chat", "turn", "candidate") if k in e} for e in logged]
     assert [(2, 1), (1, 0)] == await tree(fair, chat)
     again = await fair.engine.store.get_candidate(chat, 1, 1)
     assert edited == again.text
