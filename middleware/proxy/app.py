@@ -19,9 +19,7 @@ take the request 409, anything else 500; always an OpenAI-style ``{"error": {...
 
 from __future__ import annotations
 
-import asyncio
 import uuid
-import weakref
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
@@ -110,7 +108,6 @@ class _Proxy:
         self.tree = ChatTree(engine)
         self.upstream = upstream
         self.games = games
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def completions(self, request: Request) -> Response:
         """``POST /v1/chat/completions``."""
@@ -202,12 +199,6 @@ class _Proxy:
                                  media_type="text/event-stream",
                                  headers={**SSE_HEADERS, **headers})
 
-    def _lock(self, chat: str) -> asyncio.Lock:
-        """One lock per chat, so two first requests of a chat cannot both create its game."""
-        lock = self._locks.get(chat)
-        if lock is None:
-            lock = self._locks[chat] = asyncio.Lock()
-        return lock
 
 
 async def _body(request: Request) -> bytes:
