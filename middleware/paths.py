@@ -9,8 +9,9 @@ transaction, like ``process``:
   (a retry key derived from both), so a retried Continue applies nothing twice.
 - ``reread``: an edited candidate. A reply the player edited so that its resolved tags changed is
   read again from the turn's start with the dice it already shows (each check's ``rolls=`` are
-  scripted as its faces; nothing new is thrown for them), so the state is what the edited text
-  says. The stored text is the edited text exactly as the client holds it.
+  scripted as its faces; nothing new is thrown for them, where ``rolls=`` are faces:
+  ``rolls_are_faces``), so the state is what the edited text says. The stored text is the
+  edited text exactly as the client holds it.
 - ``branch``: a fork at a turn, then a candidate of the fork's next turn copied from the chat it
   left (same seed, text, records and state: it started from the same S(n)).
 """
@@ -28,6 +29,8 @@ from middleware.records import Record
 from middleware.reply import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
+from middleware.rules.resolution import DiceSum, RollAgainst
+from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import GameState
 from middleware.stores.base import CandidateRow
@@ -95,7 +98,8 @@ async def reread(engine: Engine, chat: str, turn: int, text: str, *,
         await engine.select(chat, turn, found.index)
         return _processed(found)
     seed = derive_seed("edited", _digest(text))
-    ctx = await _context(engine, chat, turn, seed, shown_dice(text))
+    shown = shown_dice(text) if rolls_are_faces(await engine.ruleset(chat)) else []
+    ctx = await _context(engine, chat, turn, seed, shown)
     done = resolve_reply(text, await engine.state_after(chat, turn - 1), ctx)
     return await _store(engine, chat, turn, key, seed, text, text, done.records, done.state)
 
@@ -118,6 +122,16 @@ async def copy_candidate(engine: Engine, source: str, turn: int, index: int,
     return Processed(
         chat, turn, stored.index, row.seed, row.text,
         tuple(record_from_json(r) for r in row.records), GameState.model_validate(row.state))
+
+
+def rolls_are_faces(ruleset: Ruleset) -> bool:
+    """Whether a check's ``rolls=`` are the faces its dice threw, in order: not on roll-against
+    (tens dice show the readings, ``73|23``) nor on a sum of custom faces (Fate dice show -1/0/1);
+    there an edited candidate's checks are thrown again from its own seed."""
+    res = ruleset.resolution
+    if isinstance(res, RollAgainst):
+        return res.tens is None
+    return not (isinstance(res, DiceSum) and res.dice.faces is not None)
 
 
 def shown_dice(text: str) -> list[int]:
