@@ -15,9 +15,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from middleware import logs
-from middleware.cards import render_step
+from middleware.cli.cards import render_step
+from middleware.engine import Engine
 from middleware.errors import ExpectationError, GMError, TranscriptError
-from middleware.pipeline import Engine
 from middleware.rules.load import ruleset_json_schema, validate_ruleset
 from middleware.stores import open_store
 from middleware.transcript import Prepared, prepare, replay

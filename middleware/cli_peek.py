@@ -14,9 +14,9 @@ from typing import Annotated
 
 import typer
 
-from middleware.cli import app, err
+from middleware.cli.app import app, err
+from middleware.engine import Engine
 from middleware.errors import GMError
-from middleware.pipeline import Engine
 from middleware.proxy.inject import InjectConfig, inject_config
 from middleware.proxy.peek import peek, peek_text
 from middleware.stores import open_store

@@ -19,9 +19,9 @@ import typer
 import uvicorn
 
 from middleware import logs
-from middleware.cli import app, err
+from middleware.cli.app import app, err
+from middleware.engine import Engine
 from middleware.errors import GMError
-from middleware.pipeline import Engine
 from middleware.proxy import GameConfig, HttpUpstream, create_app
 from middleware.proxy.inject import InjectConfig, inject_config
 from middleware.rules.load import load_ruleset

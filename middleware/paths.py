@@ -23,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from middleware.dice import Dice, derive_seed
+from middleware.engine import Engine, Processed
 from middleware.parse import parse
-from middleware.pipeline import Engine, Processed
-from middleware.records import Record
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.pipeline import ResolvedReply, resolve_reply
+from middleware.records import Record, model_json
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
 from middleware.rules.resolution import DiceSum, RollAgainst
@@ -34,7 +34,7 @@ from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import GameState
 from middleware.stores.base import CandidateRow
-from middleware.stores.codec import Encoded, model_json
+from middleware.stores.codec import Encoded
 
 ResolvedPreview = Callable[[str], ResolvedReply]
 """What an addition to a candidate resolves to, stored nowhere."""

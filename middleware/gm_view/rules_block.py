@@ -38,7 +38,7 @@ def rules_block(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions)
 
 
 def _build(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
-    ladder = ladder_of(ruleset, GameState(ruleset=ruleset.id, layers=layers))
+    ladder = ladder_of(ruleset, GameState(ruleset=ruleset.id, layers=layers).layers)
     parts = [Part("engine", "", (ENGINE,)),
              Part("guidance", "", tuple(_guidance(ruleset.gm))),
              *check_parts(ruleset, tuple(ladder)),

@@ -20,7 +20,7 @@ from middleware.items.loot import loot_instructions
 from middleware.items.money import money_instructions
 from middleware.items.propose import propose_instructions
 from middleware.items.words import words_of
-from middleware.market.block import market_block
+from middleware.resolve.market.block import market_block
 from middleware.rules.layers import removed
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState

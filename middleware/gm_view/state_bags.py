@@ -10,17 +10,17 @@ worn and carried effects, use, charges left), with ``equipped``/``bound`` and, f
 from __future__ import annotations
 
 from middleware.cache import IdentityCache
+from middleware.character.bag_lines import bag_status_lines
+from middleware.character.summary import label_of
 from middleware.gm_view.parts import safe
 from middleware.items.describe import gm_item_line
-from middleware.items.gm_bag import bag_status_lines
 from middleware.items.index import ItemIndex, RulesetItem
 from middleware.items.lookup import items_in
 from middleware.items.money import purse_lines
 from middleware.items.words import Words, words_of
-from middleware.market.fakes import gm_note
+from middleware.resolve.inventory.fakes.goods import gm_note
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState, Stack
-from middleware.summary import label_of
 
 
 def bag_lines(ruleset: Ruleset, state: GameState) -> list[str]:

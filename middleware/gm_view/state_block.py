@@ -15,9 +15,9 @@ from middleware.gm_view.parts import Part, ViewOptions, capped, joined, safe
 from middleware.gm_view.rules_items import market_teaching
 from middleware.gm_view.state_bags import bag_lines, purse_text, status_lines
 from middleware.gm_view.state_party import party_lines
-from middleware.market.block import market_block
-from middleware.market.day import size_of
 from middleware.records import Record
+from middleware.resolve.market.block import market_block
+from middleware.resolve.market.day import size_of
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState
 

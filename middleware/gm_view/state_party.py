@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
+from middleware.character.check import view_for
 from middleware.gm_view.parts import safe
 from middleware.rules.combat import ConditionEffect, Modifier
 from middleware.rules.live import Track
 from middleware.rules.ruleset import Ruleset
-from middleware.sheet.check import view_for
 from middleware.sheet.evaluate import SheetView
 from middleware.sheet.live import WoundView
 from middleware.state import GameState

@@ -29,10 +29,10 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from middleware.dice import derive_seed
+from middleware.engine import Engine, Processed
 from middleware.errors import GameError, GMError, RequestError, UpstreamError
 from middleware.logs import get_logger
 from middleware.paths import extended
-from middleware.pipeline import Engine, Processed
 from middleware.proxy.chat import ChatRequest, read_request
 from middleware.proxy.continued import ContinueAt, added, continue_answer, continue_stream
 from middleware.proxy.inject import InjectConfig, chat_view, inject

@@ -13,8 +13,8 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from middleware.engine import Engine, Processed
 from middleware.paths import Extended, continue_seed, extend, extender
-from middleware.pipeline import Engine, Processed
 from middleware.proxy.stream import Envelope, ReplyStream, gm_fields, opened, priced_at_end, sse_reply
 from middleware.proxy.tree import ChatTree
 from middleware.proxy.upstream import Upstream, content_of

@@ -19,9 +19,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from middleware.engine import Engine
 from middleware.errors import GMError
 from middleware.gm_view import GMView, ViewOptions, build_view
-from middleware.pipeline import Engine
 from middleware.records import Record
 from middleware.resolve.dispatch import record_from_json
 from middleware.state import GameState

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from middleware.engine import Engine
 from middleware.gm_view import GMView
-from middleware.pipeline import Engine
 from middleware.proxy.inject import InjectConfig, chat_view
 
 RULES_WHERE = "merged into the first system message (after its own text; added when there is none)"

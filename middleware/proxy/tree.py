@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import quote
 
+from middleware.engine import Engine
 from middleware.errors import RequestError
 from middleware.logs import get_logger
-from middleware.pipeline import Engine
 from middleware.proxy.chat import MAX_CHAT_ID, ChatRequest, chat_id
 from middleware.proxy.history import History, read_history
 from middleware.proxy.tree_follow import Follow, follow

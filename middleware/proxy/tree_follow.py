@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from middleware.engine import Engine
 from middleware.logs import get_logger
 from middleware.paths import branch, copy_candidate, reread
-from middleware.pipeline import Engine
 from middleware.proxy.history import History
 from middleware.proxy.tree_index import PathIndex, Spot, next_branch, root_of
 

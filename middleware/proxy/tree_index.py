@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from middleware.engine import Engine
 from middleware.errors import GameError
-from middleware.pipeline import Engine
 from middleware.proxy.history import tags_key, text_key
 
 BRANCH: Final = "~branch-"

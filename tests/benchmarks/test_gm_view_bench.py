@@ -19,12 +19,12 @@ from typing import Any
 
 import httpx
 import pytest
+from middleware.engine import Engine
 
 from middleware.gm_view import ViewOptions, build_view
 from middleware.gm_view.rules_block import rules_block
 from middleware.gm_view.state_block import state_block
 from middleware.items.index import item_index
-from middleware.pipeline import Engine
 from middleware.proxy import GameConfig, create_app
 from middleware.proxy.inject import InjectConfig
 from middleware.rules.registry import load_bundled

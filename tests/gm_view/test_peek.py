@@ -7,10 +7,10 @@ import asyncio
 import json
 from pathlib import Path
 
+from middleware.cli.app import app
+from middleware.engine import Engine
 from typer.testing import CliRunner
 
-from middleware.cli import app
-from middleware.pipeline import Engine
 from middleware.proxy import GameConfig
 from middleware.proxy.inject import InjectConfig
 from middleware.proxy.peek import peek

@@ -37,7 +37,8 @@ def test_the_readme_sizes_are_the_blocks_built_today() -> None:
 
 async def test_the_readme_shows_the_blocks_brass_fair_really_builds() -> None:
     """The README's two example blocks are this turn's blocks, byte for byte."""
-    from middleware.pipeline import Engine
+    from middleware.engine import Engine
+
     from middleware.sheet.party import read_party
     from middleware.stores.memory import MemoryStore
 

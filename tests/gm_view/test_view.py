@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from middleware.engine import Engine
+
 from middleware.gm_view import ViewOptions, build_view
 from middleware.items.describe import gm_item_line
 from middleware.items.index import item_index
 from middleware.items.words import words_of
-from middleware.pipeline import Engine
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import load_bundled
 from middleware.state import Character, GameState, Stack

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from middleware.engine import Engine
+
 from middleware.paths import extend, reread, rolls_are_faces, shown_dice
-from middleware.pipeline import Engine
 from middleware.rules.registry import load_bundled
 from middleware.stores.memory import MemoryStore
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from middleware.engine import Engine
 
 from middleware.errors import GMError
 from middleware.gm_view import GMView
-from middleware.pipeline import Engine
 from middleware.proxy import HttpUpstream, create_app
 from middleware.proxy.inject import InjectConfig, inject, inject_config
 from middleware.stores.memory import MemoryStore

@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from middleware.character.summary import state_summary
 from structlog.testing import capture_logs
 
 from middleware.errors import GameError
 from middleware.proxy import GameConfig
-from middleware.summary import state_summary
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
 from tests.proxy.conftest import FakeModel, Proxy, chat_for, history, running_proxy, streamed_text
 
