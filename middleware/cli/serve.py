@@ -23,6 +23,7 @@ from middleware.cli.app import app, err
 from middleware.engine import Engine
 from middleware.errors import GMError
 from middleware.proxy import GameConfig, HttpUpstream, create_app
+from middleware.proxy.inject import InjectConfig, inject_config
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
@@ -48,16 +49,23 @@ def serve_command(
     fair_dice: Annotated[bool, typer.Option(help="Every candidate of a turn throws the same "
                                                  "dice (SPEC §5).")] = False,
     log_level: Annotated[str, typer.Option(help="Log level.")] = "info",
+    inject: Annotated[str, typer.Option(help="What the model is told: full (rules and state), "
+                                             "rules (the rules block only) or off.")] = "full",
+    state_in_user: Annotated[bool, typer.Option(help="Put the state block inside the last user "
+                                                     "message (for templates that refuse a "
+                                                     "second system message).")] = False,
 ) -> None:
     """Run the OpenAI-compatible proxy: point a chat UI at http://HOST:PORT/v1."""
     level = getattr(logging, log_level.upper(), logging.INFO)
     logs.configure(level)
     try:
         games = game_config(ruleset, party, seed=seed, fair_dice=fair_dice)
+        view = inject_config(inject, state_in_user)
     except (GMError, OSError, json.JSONDecodeError) as exc:
         err.print(f"✗ {exc}", markup=False)
         raise typer.Exit(2) from exc
-    asyncio.run(_serve(games, upstream, api_key, store, host, port, level))
+    asyncio.run(_serve(games, upstream, api_key, store, host, port, level, view))
+
 
 
 def game_config(ruleset: str, party: Path | None, *, seed: int = 0,
@@ -76,10 +84,10 @@ def _ruleset(name: str) -> Ruleset:
 
 
 async def _serve(games: GameConfig, url: str, api_key: str | None, store_url: str, host: str,
-                 port: int, level: int) -> None:
+                 port: int, level: int, view: InjectConfig | None = None) -> None:
     engine = Engine(await open_store(store_url))
     upstream = HttpUpstream(url, api_key)
-    config = uvicorn.Config(create_app(engine, upstream, games), host=host, port=port,
+    config = uvicorn.Config(create_app(engine, upstream, games, view), host=host, port=port,
                             log_level=level, ws="none", lifespan="off")
     try:
         await uvicorn.Server(config).serve()

@@ -6,8 +6,10 @@ rewritten reply goes back with its records beside it (``gm_records``). ``GET /v1
 on so a chat UI can offer a model. Thin: every rule lives below it, in ``Engine``.
 
 - A chat seen for the first time gets a new game from ``GameConfig`` (ruleset, party, seed, dice).
-- Player messages the game has not seen open their turns (the player's text is kept, never parsed).
-- The client's last assistant message selects the candidate it kept for the turn before (a swipe).
+- Where a request lands (game, turn, the candidates it kept, a branch, a Continue, an edit) is read
+  by ``tree.ChatTree``; player messages the game has not seen open their turns (kept, never parsed).
+- The GM's view goes into every upstream request (``inject``); a UI's background task passes
+  straight through (``nonturn``); ``GET /v1/gm/chats/{chat}/prompt`` is the peek (``peek``).
 - ``Idempotency-Key``: a retry of a request that was answered returns the stored result: the model is
   not asked again, no dice are thrown (SPEC §3).
 
@@ -17,10 +19,8 @@ take the request 409, anything else 500; always an OpenAI-style ``{"error": {...
 
 from __future__ import annotations
 
-import asyncio
 import uuid
-import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from starlette.applications import Starlette
@@ -32,15 +32,12 @@ from middleware.dice import derive_seed
 from middleware.engine import Engine, Processed
 from middleware.errors import GameError, GMError, RequestError, UpstreamError
 from middleware.logs import get_logger
-from middleware.proxy.chat import (
-    ChatRequest,
-    chat_id,
-    kept_candidate,
-    kept_reply,
-    player_texts,
-    read_request,
-    turn_of,
-)
+from middleware.paths import extended
+from middleware.proxy.chat import ChatRequest, read_request
+from middleware.proxy.continued import ContinueAt, added, continue_answer, continue_stream
+from middleware.proxy.inject import InjectConfig, chat_view, inject
+from middleware.proxy.nonturn import is_background_task, passed_on
+from middleware.proxy.peek import peek
 from middleware.proxy.stream import (
     Envelope,
     ReplyStream,
@@ -50,6 +47,8 @@ from middleware.proxy.stream import (
     sse_reply,
     sse_stored,
 )
+from middleware.proxy.tree import ChatTree, route_headers
+from middleware.proxy.tree import Route as Path
 from middleware.proxy.upstream import Upstream, content_of
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character
@@ -85,11 +84,14 @@ class _Turn:
     auth: str | None
 
 
-def create_app(engine: Engine, upstream: Upstream, games: GameConfig) -> Starlette:
-    """The proxy as an ASGI app over ``engine``, asking ``upstream`` for replies."""
-    proxy = _Proxy(engine, upstream, games)
+def create_app(engine: Engine, upstream: Upstream, games: GameConfig,
+               inject: InjectConfig | None = None) -> Starlette:
+    """The proxy as an ASGI app over ``engine``, asking ``upstream`` for replies; ``inject`` says
+    how the GM's view goes into each upstream request (default: both blocks)."""
+    proxy = _Proxy(engine, upstream, games, inject or InjectConfig())
     routes = [Route("/v1/chat/completions", proxy.completions, methods=["POST"]),
-              Route("/v1/models", proxy.models, methods=["GET"])]
+              Route("/v1/models", proxy.models, methods=["GET"]),
+              Route("/v1/gm/chats/{chat}/prompt", proxy.prompt, methods=["GET"])]
     handlers: dict[Any, Any] = {RequestError: _refused(400, "invalid_request_error"),
                                 UpstreamError: _refused(502, "upstream_error"),
                                 GameError: _refused(409, "game_error"),
@@ -99,46 +101,77 @@ def create_app(engine: Engine, upstream: Upstream, games: GameConfig) -> Starlet
 
 
 class _Proxy:
-    def __init__(self, engine: Engine, upstream: Upstream, games: GameConfig) -> None:
+    def __init__(self, engine: Engine, upstream: Upstream, games: GameConfig,
+                 inject: InjectConfig) -> None:
         self.engine = engine
+        self.inject = inject
+        self.tree = ChatTree(engine)
         self.upstream = upstream
         self.games = games
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def completions(self, request: Request) -> Response:
         """``POST /v1/chat/completions``."""
         ask = read_request(await _body(request))
-        at = _Turn(chat_id(request.headers, ask.messages), turn_of(ask.messages),
-                   request.headers.get(RETRY_HEADER) or None, request.headers.get("authorization"))
-        async with self._lock(at.chat):
-            await self._open(at, ask)
+        auth = request.headers.get("authorization")
+        if is_background_task(ask):
+            return await self._passed_on(ask, auth)
+        route = await self.tree.route(request.headers, ask, self._game)
+        at = _Turn(route.chat, route.turn, request.headers.get(RETRY_HEADER) or None, auth)
         envelope = Envelope(id=f"chatcmpl-{uuid.uuid4().hex}", model=ask.model)
-        if at.key is not None and (done := await self.engine.retried(at.chat, at.turn, at.key)):
+        if at.key is not None and route.continues is None \
+                and (done := await self.engine.retried(at.chat, at.turn, at.key)):
             return _stored(ask, done, envelope)
+        ask = replace(ask, body=await self._with_view(at, ask, route.continues))
+        if route.continues is not None:
+            return await self._continue(at, ask, envelope, route)
         if ask.stream:
-            return await self._stream(at, ask, envelope)
+            return await self._stream(at, ask, envelope, route_headers(route))
         answer = await self.upstream.complete(ask.body, at.auth)
         done = await self.engine.process(at.chat, at.turn, content_of(answer), key=at.key)
-        return JSONResponse(_answer(answer, done))
+        self.tree.remember(done.chat, done.turn, done.candidate, done.text)
+        return JSONResponse(_answer(answer, done), headers=route_headers(route))
 
     async def models(self, request: Request) -> Response:
         """``GET /v1/models``, passed on."""
         return JSONResponse(await self.upstream.models(request.headers.get("authorization")))
 
-    async def _open(self, at: _Turn, ask: ChatRequest) -> None:
-        """The game, the player's turns up to this one, and the kept candidate of the turn before."""
-        await self._game(at.chat)
-        last = await self.engine.store.last_turn(at.chat)
-        texts = player_texts(ask.messages)
-        for turn in range(last + 1, at.turn + 1):
-            await self.engine.user(at.chat, turn, texts[turn - 1])
-        kept = kept_reply(ask.messages)
-        if kept is None or at.turn < 2:
-            return
-        stored = await self.engine.candidates(at.chat, at.turn - 1)
-        index = kept_candidate(kept, [(c.candidate, c.text) for c in stored])
-        if index is not None:
-            await self.engine.select(at.chat, at.turn - 1, index)
+    async def prompt(self, request: Request) -> Response:
+        """``GET /v1/gm/chats/{chat}/prompt``: what the chat's next turn will be sent (peek)."""
+        try:
+            seen = await peek(self.engine, request.path_params["chat"], self.inject)
+        except GameError as exc:
+            return _error(404, "not_found_error", str(exc))
+        return JSONResponse(seen.as_json())
+
+    async def _with_view(self, at: _Turn, ask: ChatRequest,
+                         extending: int | None = None) -> dict[str, Any]:
+        """The body the upstream is sent: the client's, with the GM's view put in."""
+        if self.inject.mode == "off":
+            return ask.body
+        view = await chat_view(self.engine, at.chat, at.turn, self.inject, extending)
+        return inject(ask.body, view, self.inject)
+
+    async def _passed_on(self, ask: ChatRequest, auth: str | None) -> Response:
+        """A chat UI's background task: to the model and back untouched, nothing stored."""
+        if ask.stream:
+            chunks = await opened(self.upstream.stream(ask.body, auth))
+            return StreamingResponse(passed_on(chunks), media_type="text/event-stream",
+                                     headers=SSE_HEADERS)
+        return JSONResponse(await self.upstream.complete(ask.body, auth))
+
+    async def _continue(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
+                        route: Path) -> Response:
+        """A Continue of the candidate the history ends with (``continued``)."""
+        assert route.continues is not None
+        if at.key is not None and (done := await extended(self.engine, at.chat, at.turn,
+                                                          route.continues, at.key)):
+            return _stored(ask, added(done), envelope)
+        where = ContinueAt(at.chat, at.turn, route.continues, at.key, at.auth)
+        if ask.stream:
+            return await continue_stream(self.tree, self.upstream, ask.body, where, envelope,
+                                         {**SSE_HEADERS, **route_headers(route)})
+        return await continue_answer(self.tree, self.upstream, ask.body, where,
+                                     route_headers(route))
 
     async def _game(self, chat: str) -> None:
         try:
@@ -149,7 +182,8 @@ class _Proxy:
                                           seed=derive_seed(games.seed, chat), dice=games.dice)
             get_logger().info("proxy-new-game", chat=chat, ruleset=games.ruleset.id)
 
-    async def _stream(self, at: _Turn, ask: ChatRequest, envelope: Envelope) -> Response:
+    async def _stream(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
+                      headers: dict[str, str]) -> Response:
         """The seed is picked first so each tag streamed is what the stored candidate says."""
         seed = await self.engine.next_seed(at.chat, at.turn)
         preview = await self.engine.previewer(at.chat, at.turn, seed)
@@ -157,17 +191,14 @@ class _Proxy:
         chunks = await opened(self.upstream.stream(ask.body, at.auth))
 
         async def store(text: str) -> Processed:
-            return await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed)
+            done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed)
+            self.tree.remember(done.chat, done.turn, done.candidate, done.text)
+            return done
 
         return StreamingResponse(sse_reply(chunks, reply, store, envelope),
-                                 media_type="text/event-stream", headers=SSE_HEADERS)
+                                 media_type="text/event-stream",
+                                 headers={**SSE_HEADERS, **headers})
 
-    def _lock(self, chat: str) -> asyncio.Lock:
-        """One lock per chat, so two first requests of a chat cannot both create its game."""
-        lock = self._locks.get(chat)
-        if lock is None:
-            lock = self._locks[chat] = asyncio.Lock()
-        return lock
 
 
 async def _body(request: Request) -> bytes:

@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("character",),
     ("resolve",),
     ("rewrite", "pipeline"),
-    ("stores", "engine"),
+    ("stores", "engine", "paths"),
     ("transcript", "gm_view", "display", "cli", "proxy", "bots"),
 )
 """Bottom first: names and errors; the ruleset models; state; the sheet and item readers and the

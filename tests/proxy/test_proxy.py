@@ -51,12 +51,17 @@ async def test_a_reply_comes_back_rewritten_with_its_records(proxy: Proxy) -> No
 
 
 async def test_the_model_is_asked_with_the_request_as_sent(proxy: Proxy) -> None:
-    """The request goes upstream unchanged (model, messages, options), as non-streaming."""
+    """The request goes upstream with its model and options, as non-streaming; its messages
+    carry the GM's view (the rules in the system message, the state before the player's)."""
     proxy.model.replies = ["Fine."]
     messages = history("Hello.")
     await proxy.ask(messages, temperature=0.7)
-    assert [{"model": "gm", "messages": messages, "temperature": 0.7, "stream": False}] \
-        == proxy.model.seen
+    [seen] = proxy.model.seen
+    assert {"model": "gm", "temperature": 0.7, "stream": False} \
+        == {k: v for k, v in seen.items() if k != "messages"}
+    assert ["system", "system", "user"] == [m["role"] for m in seen["messages"]]
+    assert seen["messages"][0]["content"].startswith(messages[0]["content"] + "\n\nGAME RULES")
+    assert messages[1] == seen["messages"][2]
 
 
 async def test_streamed_text_is_the_stored_candidate_and_no_tag_is_split(
@@ -120,14 +125,16 @@ async def test_the_next_turn_builds_on_the_candidate_the_client_kept(proxy: Prox
     assert (2, [2]) == (turn_two["gm"]["turn"], ropes_now(turn_two))
 
 
-async def test_without_a_kept_match_the_newest_candidate_stands(proxy: Proxy) -> None:
-    """A history whose assistant text matches no candidate (edited by hand) selects nothing:
-    the newest candidate (two ropes) is what turn 2 builds on."""
+async def test_a_kept_reply_edited_to_hold_no_tag_is_an_edited_candidate(proxy: Proxy) -> None:
+    """A history whose assistant text matches no candidate (edited by hand, its tags gone) is an
+    edited candidate of turn 1 read from the turn's start: no rope, so turn 2's rope is the
+    first; the response says so in ``X-GM-Edited``."""
     proxy.model.replies = [ROPE, TWO_ROPES, ROPE]
     await proxy.ask(history("I look for rope."))
     await proxy.ask(history("I look for rope."))
-    turn_two = (await proxy.ask(history("I look for rope.", "(edited)", "More."))).json()
-    assert [3] == ropes_now(turn_two)
+    answer = await proxy.ask(history("I look for rope.", "(edited)", "More."))
+    assert [1] == ropes_now(answer.json())
+    assert "1:2" == answer.headers["x-gm-edited"]
 
 
 async def test_a_retry_with_the_same_key_returns_the_stored_result(proxy: Proxy) -> None:

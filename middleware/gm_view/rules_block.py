@@ -1,0 +1,56 @@
+"""The Rules block: how to write each tag for this ruleset, byte-identical from turn to turn.
+
+It reads only the ruleset and the layers the game was created with (they never change during a
+game), so providers' prompt caches hit on every turn. Parts, in order: what the Engine does with
+dice and results, the ruleset author's own guidance (``gm.checkGuidance`` / ``gm.sheetGuidance``),
+the check parts (``rules_checks``), the place tag and the item parts (``rules_items``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from middleware.cache import IdentityCache
+from middleware.gm_view.parts import Part, ViewOptions, capped, joined, safe
+from middleware.gm_view.rules_checks import check_parts
+from middleware.gm_view.rules_items import item_parts
+from middleware.rules.layers import ladder_of
+from middleware.rules.ruleset import Ruleset
+from middleware.state import GameState
+
+TITLE = "GAME RULES (gm-middleware)"
+
+ENGINE = ("The Engine throws every die and applies every tag. Write each tag where it happens in "
+          "the story and never write rolls, totals, results or what a bag holds yourself: any "
+          "result you write in a tag is discarded and thrown again. The resolved tags in earlier "
+          "replies show what really happened.")
+
+
+_BLOCKS: IdentityCache[str] = IdentityCache(64)
+
+
+def rules_block(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
+    """The Rules block of a game of ``ruleset`` with ``layers`` on, within the budget; worked out
+    once per ruleset object, layers and options (it is the same text every turn)."""
+    key = (layers, options.part_cap, options.budget, tuple(sorted(options.caps.items())))
+    return _BLOCKS.get((ruleset,), key, lambda: _build(ruleset, layers, options))
+
+
+def _build(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
+    ladder = ladder_of(ruleset, GameState(ruleset=ruleset.id, layers=layers).layers)
+    parts = [Part("engine", "", (ENGINE,)),
+             Part("guidance", "", tuple(_guidance(ruleset.gm))),
+             *check_parts(ruleset, tuple(ladder)),
+             Part("place", "", () if ruleset.items and ruleset.items.market else
+                  ('Name the scene\'s place with [place: name="<place>"].',)),
+             *item_parts(ruleset, layers)]
+    return joined(capped(parts, options), options.budget, TITLE)
+
+
+def _guidance(gm: Any) -> Iterator[str]:
+    if not isinstance(gm, dict):
+        return
+    for key in ("checkGuidance", "sheetGuidance"):
+        if isinstance(gm.get(key), str) and gm[key].strip():
+            yield safe(gm[key])

@@ -1,0 +1,185 @@
+"""A chat as a tree of candidates: Continue, edited candidates and branches (SPEC §3).
+
+New engine steps beside ``Engine.process``, kept apart from it; each stores one candidate in one
+transaction, like ``process``:
+
+- ``extend``: Continue. The text the model adds to candidate k of a turn resolves against the
+  state after candidate k (its tags see what the existing part did); the stored candidate is the
+  joined text, with both parts' records. The same addition to the same candidate is stored once
+  (a retry key derived from both), so a retried Continue applies nothing twice.
+- ``reread``: an edited candidate. A reply the player edited so that its resolved tags changed is
+  read again from the turn's start with the dice it already shows (each check's ``rolls=`` are
+  scripted as its faces; nothing new is thrown for them, where ``rolls=`` are faces:
+  ``rolls_are_faces``), so the state is what the edited text says. The stored text is the
+  edited text exactly as the client holds it.
+- ``branch``: a fork at a turn, then a candidate of the fork's next turn copied from the chat it
+  left (same seed, text, records and state: it started from the same S(n)).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from middleware.dice import Dice, derive_seed
+from middleware.engine import Engine, Processed
+from middleware.parse import parse
+from middleware.pipeline import ResolvedReply, resolve_reply
+from middleware.records import Record, model_json
+from middleware.resolve import Context
+from middleware.resolve.dispatch import record_from_json, records_json
+from middleware.rules.resolution import DiceSum, RollAgainst
+from middleware.rules.ruleset import Ruleset
+from middleware.segments import Tag
+from middleware.state import GameState
+from middleware.stores.base import CandidateRow
+from middleware.stores.codec import Encoded
+
+ResolvedPreview = Callable[[str], ResolvedReply]
+"""What an addition to a candidate resolves to, stored nowhere."""
+
+
+@dataclass(frozen=True, slots=True)
+class Extended:
+    """A Continue stored: the joined candidate, and the added part as rewritten with its records."""
+
+    joined: Processed
+    added: str
+    records: tuple[Record, ...]
+
+
+def continue_seed(base_seed: int, turn: int) -> int:
+    """The dice of a Continue: derived from the candidate it extends (replayable, and the same
+    for every retry of it)."""
+    return derive_seed(base_seed, "continue", turn)
+
+
+async def extend(engine: Engine, chat: str, turn: int, candidate: int, more: str,
+                 *, key: str | None = None) -> Extended:
+    """Candidate ``candidate`` of ``turn`` with ``more`` added, stored as a new candidate."""
+    base = await engine.store.get_candidate(chat, turn, candidate)
+    key = key or _continue_key(candidate, base.text, more)
+    seed = continue_seed(base.seed, turn)
+    if (found := await engine.store.find_candidate(chat, turn, key)) is not None:
+        return _extended(found, base)
+    done = (await extender(engine, chat, turn, candidate, seed))(more)
+    records = (*(record_from_json(r) for r in base.records), *done.records)
+    stored = await _store(engine, chat, turn, key, seed, base.reply + more, base.text + done.text,
+                          records, done.state)
+    return Extended(stored, done.text, done.records)
+
+
+async def extended(engine: Engine, chat: str, turn: int, candidate: int,
+                   key: str) -> Extended | None:
+    """The Continue of ``candidate`` stored with retry ``key``, or None (a face answers a retry
+    without asking the model again)."""
+    found = await engine.store.find_candidate(chat, turn, key)
+    if found is None:
+        return None
+    return _extended(found, await engine.store.get_candidate(chat, turn, candidate))
+
+
+async def extender(engine: Engine, chat: str, turn: int, candidate: int,
+                   seed: int) -> ResolvedPreview:
+    """What ``extend`` resolves an addition to (for a face streaming it tag by tag)."""
+    base = await engine.store.get_candidate(chat, turn, candidate)
+    ctx = await _context(engine, chat, turn, seed, ())
+    start = GameState.model_validate(base.state)
+    return lambda more: resolve_reply(more, start, ctx)
+
+
+async def reread(engine: Engine, chat: str, turn: int, text: str, *,
+                 key: str | None = None) -> Processed:
+    """``text`` (an edited reply) as a new candidate of ``turn``, read from S(turn-1) with the
+    dice its checks show; the stored text is ``text`` itself."""
+    key = key or f"edited:{_digest(text)}"
+    if (found := await engine.store.find_candidate(chat, turn, key)) is not None:
+        await engine.select(chat, turn, found.index)
+        return _processed(found)
+    seed = derive_seed("edited", _digest(text))
+    shown = shown_dice(text) if rolls_are_faces(await engine.ruleset(chat)) else []
+    ctx = await _context(engine, chat, turn, seed, shown)
+    done = resolve_reply(text, await engine.state_after(chat, turn - 1), ctx)
+    return await _store(engine, chat, turn, key, seed, text, text, done.records, done.state)
+
+
+async def branch(engine: Engine, chat: str, at: int, new_chat: str) -> None:
+    """``new_chat``: a fork of ``chat`` from S(at), sharing nothing after it."""
+    await engine.fork(chat, at, new_chat)
+
+
+async def copy_candidate(engine: Engine, source: str, turn: int, index: int,
+                         chat: str) -> Processed:
+    """Candidate ``index`` of ``source``'s ``turn`` stored as a candidate of ``chat``'s ``turn``
+    (both chats share S(turn-1)); selected there."""
+    row = await engine.store.get_candidate(source, turn, index)
+    await engine.store.start_turn(chat, turn, "")
+    stored = await engine.store.add_candidate(CandidateRow(
+        chat=chat, turn=turn, index=-1, key=row.key, seed=row.seed, reply=row.reply,
+        text=row.text, records=row.records, state=row.state))
+    await engine.select(chat, turn, stored.index)
+    return Processed(
+        chat, turn, stored.index, row.seed, row.text,
+        tuple(record_from_json(r) for r in row.records), GameState.model_validate(row.state))
+
+
+def rolls_are_faces(ruleset: Ruleset) -> bool:
+    """Whether a check's ``rolls=`` are the faces its dice threw, in order: not on roll-against
+    (tens dice show the readings, ``73|23``) nor on a sum of custom faces (Fate dice show -1/0/1);
+    there an edited candidate's checks are thrown again from its own seed."""
+    res = ruleset.resolution
+    if isinstance(res, RollAgainst):
+        return res.tens is None
+    return not (isinstance(res, DiceSum) and res.dice.faces is not None)
+
+
+def shown_dice(text: str) -> list[int]:
+    """The faces the text's checks show (``rolls="3|4"``), in reading order; a check whose rolls
+    are not plain faces ends the list (what follows is thrown from the seed)."""
+    faces: list[int] = []
+    for segment in parse(text):
+        if isinstance(segment, Tag) and segment.name == "skill_check":
+            shown = segment.attrs.get("rolls", "")
+            parts = [p.strip() for p in shown.split("|") if p.strip()]
+            if not parts or not all(p.isdigit() for p in parts):
+                return faces
+            faces += [int(p) for p in parts]
+    return faces
+
+
+async def _context(engine: Engine, chat: str, turn: int, seed: int,
+                   script: list[int] | tuple[int, ...]) -> Context:
+    game = await engine.game(chat)
+    return Context(ruleset=await engine.ruleset(chat), dice=Dice(seed, script), chat=chat,
+                   turn=turn, odds={}, seed=game.seed)
+
+
+async def _store(engine: Engine, chat: str, turn: int, key: str, seed: int, reply: str,
+                 text: str, records: tuple[Record, ...], state: GameState) -> Processed:
+    stored = await engine.store.add_candidate(CandidateRow(
+        chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=text,
+        records=Encoded(records_json(records)), state=Encoded(model_json(state))))
+    if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
+        return _processed(stored)
+    return Processed(chat, turn, stored.index, seed, text, records, state)
+
+
+def _processed(row: CandidateRow) -> Processed:
+    records = tuple(record_from_json(r) for r in row.records)
+    return Processed(row.chat, row.turn, row.index, row.seed, row.text, records,
+                     GameState.model_validate(row.state))
+
+
+def _extended(found: CandidateRow, base: CandidateRow) -> Extended:
+    joined = _processed(found)
+    added = found.text[len(base.text):] if found.text.startswith(base.text) else found.text
+    return Extended(joined, added, joined.records[len(base.records):])
+
+
+def _continue_key(candidate: int, text: str, more: str) -> str:
+    return f"continue:{candidate}:{_digest(text)}:{_digest(more)}"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]

@@ -1,0 +1,113 @@
+"""The GM's view put into an upstream request: pure message surgery, and the view of a chat.
+
+Where each block goes, in forms every chat template accepts:
+
+- the **rules block** is merged into the conversation's first system message (after its own text,
+  so the client's prompt keeps its place), or a system message is added first when there is none;
+- the **state block** goes in a system message of its own just before the last player message; a
+  template that refuses a second system message can have it inside the last player message
+  instead (``state_in_user``), fenced by ``<game-state>`` … ``</game-state>``.
+
+Assistant messages the client sends back are never touched: they already carry the resolved tags.
+``mode``: ``full`` (both blocks), ``rules`` (the rules block only, for people who show the state
+their own way) or ``off`` (the body goes upstream as the client sent it).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from middleware.engine import Engine
+from middleware.errors import GMError
+from middleware.gm_view import GMView, ViewOptions, build_view
+from middleware.records import Record
+from middleware.resolve.dispatch import record_from_json
+from middleware.state import GameState
+
+InjectMode = Literal["full", "rules", "off"]
+INJECT_MODES: Final = ("full", "rules", "off")
+STATE_OPEN: Final = "<game-state>"
+STATE_CLOSE: Final = "</game-state>"
+
+
+@dataclass(frozen=True, slots=True)
+class InjectConfig:
+    """How the proxy tells the model the rules and the state (``--inject``, ``--state-in-user``)."""
+
+    mode: InjectMode = "full"
+    state_in_user: bool = False
+    options: ViewOptions = field(default_factory=ViewOptions)
+
+
+def inject_config(mode: str, state_in_user: bool = False) -> InjectConfig:
+    """``--inject`` and ``--state-in-user`` read, or ``GMError`` naming the modes."""
+    if mode not in INJECT_MODES:
+        raise GMError(f"--inject must be one of {', '.join(INJECT_MODES)}, not {mode!r}")
+    return InjectConfig(mode=mode, state_in_user=state_in_user)  # type: ignore[arg-type]
+
+
+def inject(body: dict[str, Any], view: GMView, config: InjectConfig) -> dict[str, Any]:
+    """A copy of the request ``body`` with ``view`` put in as ``config`` says (``body`` unchanged)."""
+    if config.mode == "off":
+        return body
+    messages = [copy.copy(m) for m in body["messages"]]
+    _merge_rules(messages, view.rules)
+    if config.mode == "full":
+        _put_state(messages, view.state, config.state_in_user)
+    return {**body, "messages": messages}
+
+
+def _merge_rules(messages: list[dict[str, Any]], rules: str) -> None:
+    first = next((i for i, m in enumerate(messages) if m.get("role") == "system"), None)
+    if first is None:
+        messages.insert(0, {"role": "system", "content": rules})
+        return
+    messages[first] = {**messages[first],
+                       "content": _appended(messages[first].get("content"), rules)}
+
+
+def _put_state(messages: list[dict[str, Any]], state: str, in_user: bool) -> None:
+    last = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=None)
+    if last is None:
+        return
+    if in_user:
+        fenced = f"{STATE_OPEN}\n{state}\n{STATE_CLOSE}"
+        messages[last] = {**messages[last],
+                          "content": _prepended(messages[last].get("content"), fenced)}
+    else:
+        messages.insert(last, {"role": "system", "content": state})
+
+
+def _appended(content: Any, text: str) -> Any:
+    """``text`` after a message's content: a string, or one more text part of a part list."""
+    if isinstance(content, list):
+        return [*content, {"type": "text", "text": text}]
+    return f"{content}\n\n{text}" if content else text
+
+
+def _prepended(content: Any, text: str) -> Any:
+    if isinstance(content, list):
+        return [{"type": "text", "text": text}, *content]
+    return f"{text}\n\n{content}" if content else text
+
+
+async def chat_view(engine: Engine, chat: str, turn: int, config: InjectConfig,
+                    extending: int | None = None) -> GMView:
+    """The view of ``chat`` as ``turn`` starts: S(turn-1) and the kept candidate's records; for a
+    Continue of candidate ``extending``, the state after it and what its own tags did."""
+    game, ruleset = await engine.game(chat), await engine.ruleset(chat)
+    if extending is not None:
+        row = await engine.store.get_candidate(chat, turn, extending)
+        state, records = GameState.model_validate(row.state), engine_records(row.records)
+        return build_view(ruleset, state, records, config.options, seed=game.seed)
+    state = await engine.state_after(chat, turn - 1)
+    kept = await engine.store.selected_candidate(chat, turn - 1) if turn > 1 else None
+    records = engine_records(kept.records) if kept is not None else ()
+    return build_view(ruleset, state, records, config.options, seed=game.seed)
+
+
+def engine_records(stored: Any) -> tuple[Record, ...]:
+    """A stored candidate's records read back as record objects."""
+    return tuple(record_from_json(r) for r in stored)

@@ -1,0 +1,154 @@
+"""A chat is a tree of candidates; a request is a path through it (SPEC §3, §7 proxy).
+
+``ChatTree.route`` reads where a request lands:
+
+1. The game: ``X-GM-Chat``, else ``X-OpenWebUI-Chat-Id``, else the OpenAI ``user`` field, else the
+   history itself: the replies the client sends back are looked up among stored candidates (their
+   resolved tags carry the dice, so they are unmistakable) and the chat whose path the history
+   follows furthest wins. Only a history with no stored reply at all falls back to the hash of its
+   first messages (``chat.chat_id``).
+2. The turn: aligned on the newest reply that is a stored candidate, so a history the UI trimmed
+   keeps its game and its turn number.
+3. The path: each reply sent back selects the candidate it is. A reply whose prose was edited but
+   whose tags are intact is still that candidate; one whose tags changed becomes an edited
+   candidate of its turn (``paths.reread``). A history that leaves the stored path (a swipe back
+   to an old turn and on, an edited old message, a second chat that only shared the opening)
+   becomes a branch of its own (``paths.branch``), never a rewrite of the path it left.
+4. Continue: a request ending with the GM's text extends that candidate (``paths.extend``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+from urllib.parse import quote
+
+from middleware.engine import Engine
+from middleware.errors import RequestError
+from middleware.logs import get_logger
+from middleware.proxy.chat import MAX_CHAT_ID, ChatRequest, chat_id
+from middleware.proxy.history import History, read_history
+from middleware.proxy.tree_follow import Follow, follow
+from middleware.proxy.tree_index import PathIndex, Spot, family, root_of
+
+ID_HEADERS: Final = ("x-gm-chat", "x-openwebui-chat-id")
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where a request plays: chat, turn, the candidate a Continue extends, what was made."""
+
+    chat: str
+    turn: int
+    continues: int | None = None
+    edited: tuple[Spot, ...] = ()
+    branched_from: str | None = None
+
+
+@dataclass
+class ChatTree:
+    """The proxy's view of every chat's tree, over one engine."""
+
+    engine: Engine
+    index: PathIndex = field(default_factory=PathIndex)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def remember(self, chat: str, turn: int, candidate: int, text: str) -> None:
+        """A candidate just stored, so the next request that sends it back finds it."""
+        self.index.add(chat, turn, candidate, text)
+
+    async def route(self, headers: Mapping[str, str], ask: ChatRequest,
+                    new_game: Any) -> Route:
+        """Where ``ask`` lands; ``new_game(chat)`` creates a game the first time a chat is seen."""
+        history = read_history(ask.messages)
+        async with self._lock:
+            named = given_id(headers, ask.body)
+            chat, offset = await self._chat(history, named, chat_id({}, ask.messages))
+            if chat is None:
+                chat, offset = named or chat_id({}, ask.messages), 0
+                await new_game(chat)
+            done: Follow = await follow(self.engine, self.index, chat, offset, history)
+        for spot in done.edited:
+            get_logger().info("proxy-edited-candidate", chat=spot.chat, turn=spot.turn,
+                              candidate=spot.candidate)
+        return Route(done.chat, done.turn, done.continues, done.edited,
+                     chat if done.chat != chat else None)
+
+    async def _chat(self, history: History, named: str | None,
+                    hashed: str) -> tuple[str | None, int]:
+        """The stored chat the history follows furthest, and its turn offset."""
+        roots = {named} if named else {hashed} | self._roots_of(history)
+        best: tuple[int, int, int, str, int] | None = None
+        for root in sorted(roots):
+            for chat in await family(self.engine, root):
+                await self.index.seed(self.engine, chat)
+                aligned = self._aligned(history, chat, fallback=chat == root)
+                if aligned is None:
+                    continue
+                kept = await self._on_path(history, chat, aligned[0])
+                score = (aligned[1], kept, -len(chat), chat, aligned[0])
+                best = score if best is None or score[:3] > best[:3] else best
+        return (best[3], best[4]) if best else (None, 0)
+
+    async def _on_path(self, history: History, chat: str, offset: int) -> int:
+        """How many replies sent back are the selected candidate of their turn on ``chat``."""
+        count = 0
+        for j, text in history.replies():
+            row = await self.engine.store.get_turn(chat, j + offset) if j + offset > 0 else None
+            count += row is not None and any(
+                s.chat == chat and s.turn == j + offset and s.candidate == row.selected
+                for s in self.index.spots(text))
+        return count
+
+    def _roots_of(self, history: History) -> set[str]:
+        return {root_of(s.chat) for _, text in history.replies() for s in self.index.spots(text)}
+
+    def _aligned(self, history: History, chat: str, *, fallback: bool) -> tuple[int, int] | None:
+        """(offset, replies matched) for ``chat``; None when nothing matches and it is no root."""
+        replies = history.replies()
+        offset = _offset(replies, [{s.turn for s in self.index.spots(text) if s.chat == chat}
+                                   for _, text in replies])
+        if offset is None:
+            return (0, 0) if fallback else None
+        matched = sum(1 for j, text in replies
+                      if any(s.chat == chat and s.turn == j + offset
+                             for s in self.index.spots(text)))
+        return offset, matched
+
+
+def _offset(replies: list[tuple[int, str]], turns: list[set[int]]) -> int | None:
+    """Stored turn minus history turn, read off the newest reply stored at one turn only (a
+    reply with no tag, "They rest.", may be stored at several); else the newest found at all."""
+    found = [(j, seen) for (j, _), seen in zip(replies, turns, strict=True) if seen]
+    unique = next(((j, seen) for j, seen in found if len(seen) == 1), None)
+    chosen = unique or (found[0] if found else None)
+    return max(chosen[1]) - chosen[0] if chosen else None
+
+
+def route_headers(route: Route) -> dict[str, str]:
+    """What the response says about the path: the chat and turn played, a branch made, and the
+    edited candidates made from the history (``turn:candidate``, comma-separated)."""
+    headers = {"X-GM-Chat": quote(route.chat, safe=""), "X-GM-Turn": str(route.turn)}
+    if route.branched_from is not None:
+        headers["X-GM-Branch-Of"] = quote(route.branched_from, safe="")
+    if route.edited:
+        headers["X-GM-Edited"] = ",".join(f"{s.turn}:{s.candidate}" for s in route.edited)
+    return headers
+
+
+def given_id(headers: Mapping[str, str], body: Mapping[str, Any]) -> str | None:
+    """The chat id the client names: a header, else the OpenAI ``user`` field; None without."""
+    for name in ID_HEADERS:
+        if (value := headers.get(name)) is not None:
+            return _checked(value, name)
+    user = body.get("user")
+    return _checked(user, "user") if isinstance(user, str) and user.strip() else None
+
+
+def _checked(value: str, where: str) -> str:
+    value = value.strip()
+    if not 1 <= len(value) <= MAX_CHAT_ID or not value.isprintable():
+        raise RequestError(f"{where} must be 1 to {MAX_CHAT_ID} printable characters")
+    return value

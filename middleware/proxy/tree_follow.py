@@ -1,0 +1,143 @@
+"""Following a request's history along a chat's stored path, branching where it leaves it.
+
+``follow`` takes the chat and the turn offset ``ChatTree`` recognised and brings the store in line
+with the history: the reply sent back for each turn is selected (or stored as an edited candidate
+when its tags changed); turns the history adds are opened with the player's text. Where the history
+leaves the stored path (it keeps another candidate of a turn that later turns were built on, an
+older player message was changed, or it asks again for a turn that later turns follow), the chat is
+forked before that turn and the history's own path is stored on the branch: the candidate it kept
+at the fork's first turn copied (it started from the same state), later ones read again from the
+branch's own states with the dice they show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from middleware.engine import Engine
+from middleware.logs import get_logger
+from middleware.paths import branch, copy_candidate, reread
+from middleware.proxy.history import History
+from middleware.proxy.tree_index import PathIndex, Spot, next_branch, root_of
+
+Choice = int | Literal["edit"]
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """The chat and turn the request plays, the candidate a Continue extends, edits made."""
+
+    chat: str
+    turn: int
+    continues: int | None
+    edited: tuple[Spot, ...]
+
+
+async def follow(engine: Engine, index: PathIndex, chat: str, offset: int,
+                 history: History) -> Follow:
+    """Select, edit, open turns and branch so that ``chat``'s path is the history's."""
+    turn = len(history.turns) + offset
+    last = await engine.store.last_turn(chat)
+    plan = await _plan(engine, index, chat, offset, history, last)
+    leaves = await _leaves(engine, chat, offset, history, plan, last, turn)
+    if leaves is not None:
+        chat, edited = await _branched(engine, index, chat, leaves, offset, history, plan)
+    else:
+        edited = await _in_place(engine, index, chat, offset, history, plan)
+    for n in range(await engine.store.last_turn(chat) + 1, turn + 1):
+        await engine.user(chat, n, history.turns[n - offset - 1].user)
+    continues, more = await _tail(engine, index, chat, turn, history.tail)
+    return Follow(chat, turn, continues, (*edited, *more))
+
+
+async def _plan(engine: Engine, index: PathIndex, chat: str, offset: int, history: History,
+                last: int) -> dict[int, Choice]:
+    """Turn -> the candidate the history kept there, or ``edit`` for a reply no candidate is."""
+    plan: dict[int, Choice] = {}
+    for j, said in enumerate(history.turns[:-1], start=1):
+        turn = j + offset
+        if said.kept is None or not 1 <= turn <= last:
+            continue
+        found = [s.candidate for s in index.spots(said.kept) if s.chat == chat and s.turn == turn]
+        if found:
+            plan[turn] = max(found)
+        elif await engine.store.list_candidates(chat, turn):
+            plan[turn] = "edit"
+    return plan
+
+
+async def _leaves(engine: Engine, chat: str, offset: int, history: History,
+                  plan: dict[int, Choice], last: int, turn: int) -> int | None:
+    """The first turn where the history leaves the stored path, or None."""
+    found: list[int] = []
+    for n, choice in sorted(plan.items()):
+        row = await engine.store.get_turn(chat, n)
+        if n < last and (choice == "edit" or row is None or choice != row.selected):
+            found.append(n)
+            break
+    for j, said in enumerate(history.turns, start=1):
+        n = j + offset
+        row = await engine.store.get_turn(chat, n) if 1 <= n <= last else None
+        if row is not None and row.user_text and row.user_text != said.user:
+            found.append(n)
+            break
+    if turn < last:
+        found.append(turn)
+    return min(found) if found else None
+
+
+async def _branched(engine: Engine, index: PathIndex, chat: str, at: int, offset: int,
+                    history: History, plan: dict[int, Choice]) -> tuple[str, list[Spot]]:
+    """A branch of ``chat`` from S(at-1) holding the history's own path from turn ``at``."""
+    new = await next_branch(engine, root_of(chat))
+    await branch(engine, chat, at - 1, new)
+    await index.seed(engine, new)
+    get_logger().info("proxy-branch", chat=chat, branch=new, at=at - 1)
+    edited: list[Spot] = []
+    for n in range(at, max((t for t in plan if t >= at), default=at - 1) + 1):
+        await engine.user(new, n, history.turns[n - offset - 1].user)
+        choice = plan.get(n)
+        if choice is None:
+            continue
+        if n == at and choice != "edit":
+            done = await copy_candidate(engine, chat, n, int(choice), new)
+        else:
+            done = await reread(engine, new, n, _kept(history, n - offset))
+            edited.append(Spot(new, n, done.candidate))
+        index.add(new, n, done.candidate, done.text)
+    return new, edited
+
+
+async def _in_place(engine: Engine, index: PathIndex, chat: str, offset: int,
+                    history: History, plan: dict[int, Choice]) -> list[Spot]:
+    """Select what the history kept; an edited reply becomes an edited candidate of its turn."""
+    edited: list[Spot] = []
+    for n, choice in sorted(plan.items()):
+        if choice == "edit":
+            done = await reread(engine, chat, n, _kept(history, n - offset))
+            index.add(chat, n, done.candidate, done.text)
+            edited.append(Spot(chat, n, done.candidate))
+        else:
+            await engine.select(chat, n, choice)
+    return edited
+
+
+async def _tail(engine: Engine, index: PathIndex, chat: str, turn: int,
+                tail: str | None) -> tuple[int | None, list[Spot]]:
+    """The candidate a Continue extends: the stored one the tail is, else the tail stored as an
+    edited candidate of the turn."""
+    if tail is None:
+        return None, []
+    found = [s.candidate for s in index.spots(tail)
+             if s.chat == chat and s.turn == turn and index.by_text(tail)]
+    if found:
+        return max(found), []
+    done = await reread(engine, chat, turn, tail)
+    index.add(chat, turn, done.candidate, done.text)
+    return done.candidate, [Spot(chat, turn, done.candidate)]
+
+
+def _kept(history: History, j: int) -> str:
+    kept = history.turns[j - 1].kept
+    return kept if kept is not None else ""

@@ -1,0 +1,281 @@
+"""A chat is a tree of candidates and a request a path through it: the history shapes chat UIs
+really send, through a real proxy over HTTP, each asserting the stored tree and the state."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from structlog.testing import capture_logs
+
+from middleware.character.summary import state_summary
+from middleware.errors import GameError
+from middleware.proxy import GameConfig
+from tests.gm_view.helpers import BRASS_PARTY, brass, party
+from tests.proxy.conftest import FakeModel, Proxy, chat_for, history, running_proxy, streamed_text
+
+SYSTEM = "You are the Game Master of the brass road."
+CAKE = ('[place: name="Brassford" size="fair town"] The chandler smiles. '
+        '[inventory: action="buy" item="Honey cake"]')
+ROPE = 'A rope lies in the ditch. [inventory: action="add" item="Coil of rope"]'
+CHECK = 'She haggles. [skill_check: skill="Haggle" dc="7"]'
+
+
+@pytest.fixture
+async def fair() -> AsyncIterator[Proxy]:
+    games = GameConfig(brass(), party(brass(), BRASS_PARTY), seed=4)
+    async with running_proxy(games, FakeModel()) as running:
+        yield running
+
+
+def talk(*turns: str) -> list[dict[str, Any]]:
+    return history(*turns, system=SYSTEM)
+
+
+async def said(proxy: Proxy, reply: str, *turns: str, **extra: Any) -> dict[str, Any]:
+    """Ask with the history ``turns`` while the model answers ``reply``; the answer's JSON with
+    its headers under ``_headers``."""
+    proxy.model.replies.append(reply)
+    answer = await proxy.ask(talk(*turns), **extra)
+    assert 200 == answer.status_code, answer.text
+    return {**answer.json(), "_headers": dict(answer.headers)}
+
+
+def text(answer: dict[str, Any]) -> str:
+    return str(answer["choices"][0]["message"]["content"])
+
+
+async def held(proxy: Proxy, chat: str, item: str, turn: int | None = None) -> int:
+    """How many ``item`` the party holds after ``turn`` (default: the chat's latest) of ``chat``
+    (the carry rule may put a second rope in Bram's bag)."""
+    state = await proxy.engine.state(chat, turn)
+    members = state_summary(brass(), state)["party"].values()
+    return sum(int(m["bag"].get(item, 0)) for m in members)
+
+
+async def tree(proxy: Proxy, chat: str) -> list[tuple[int, int | None]]:
+    """Each turn of ``chat``: how many candidates it has and which is selected."""
+    rows = []
+    for turn in range(1, await proxy.engine.store.last_turn(chat) + 1):
+        row = await proxy.engine.store.get_turn(chat, turn)
+        rows.append((len(await proxy.engine.store.list_candidates(chat, turn)),
+                     row.selected if row else None))
+    return rows
+
+
+async def has_game(proxy: Proxy, chat: str) -> bool:
+    try:
+        await proxy.engine.game(chat)
+    except GameError:
+        return False
+    return True
+
+
+async def test_a_trimmed_history_keeps_its_game_and_its_turn(fair: Proxy) -> None:
+    """The UI drops the oldest messages to fit its context: the reply sent back is a stored
+    candidate, so the request is turn 3 of the same game and the first cake is still held
+    (honey cakes are limited to two a day: the rope is turn 3's)."""
+    one = await said(fair, CAKE, "We reach the fair.")
+    two = await said(fair, CAKE, "We reach the fair.", text(one), "Another cake.")
+    trimmed = talk("Another cake.", text(two), "And one more.")[1:]
+    trimmed.insert(0, {"role": "system", "content": SYSTEM})
+    fair.model.replies.append(ROPE)
+    three = (await fair.ask(trimmed)).json()
+    chat = chat_for(talk("We reach the fair."))
+    assert (chat, 3) == (three["gm"]["chat"], three["gm"]["turn"])
+    assert (2, 1) == (await held(fair, chat, "Honey cake"), await held(fair, chat, "Coil of rope"))
+    assert [(1, 0), (1, 0), (1, 0)] == await tree(fair, chat)
+    assert not await has_game(fair, chat_for(trimmed))
+
+
+async def test_two_chats_with_one_opening_are_two_paths(fair: Proxy) -> None:
+    """A second chat opening like the first is no regenerate of it: it becomes a branch from the
+    new game, and the first chat's turns, candidates and cakes are untouched."""
+    one = await said(fair, CAKE, "We reach the fair.")
+    await said(fair, CAKE, "We reach the fair.", text(one), "Another cake.")
+    other = await said(fair, ROPE, "We reach the fair.")
+    chat = chat_for(talk("We reach the fair."))
+    branch = other["gm"]["chat"]
+    assert (f"{chat}~branch-1", 1) == (branch, other["gm"]["turn"])
+    assert [(1, 0), (1, 0)] == await tree(fair, chat)
+    assert (2, 0) == (await held(fair, chat, "Honey cake"), await held(fair, branch, "Honey cake"))
+    again = await said(fair, ROPE, "We reach the fair.", text(other), "Look again.")
+    assert (branch, 2) == (again["gm"]["chat"], again["gm"]["turn"])
+    assert 2 == await held(fair, branch, "Coil of rope")
+    first = await said(fair, ROPE, "We reach the fair.", text(one), "Another cake.", CAKE, "On.")
+    assert (chat, 3) == (first["gm"]["chat"], first["gm"]["turn"])
+
+
+async def test_a_swipe_back_to_an_old_turn_and_on_is_a_branch(fair: Proxy) -> None:
+    """Turn 1 has two candidates; the chat went on from the second. Swiping back to the first and
+    playing on makes a branch from S(0) holding the first candidate; the chat keeps its path."""
+    first = await said(fair, CAKE, "We reach the fair.")
+    second = await said(fair, ROPE, "We reach the fair.")
+    chat = first["gm"]["chat"]
+    await said(fair, ROPE, "We reach the fair.", text(second), "On.")
+    back = await said(fair, ROPE, "We reach the fair.", text(first), "Buy more.")
+    branch = back["gm"]["chat"]
+    assert (f"{chat}~branch-1", 2) == (branch, back["gm"]["turn"])
+    assert chat == back["_headers"]["x-gm-branch-of"]
+    assert [(2, 1), (1, 0)] == await tree(fair, chat)
+    assert [(1, 0), (1, 0)] == await tree(fair, branch)
+    assert (1, 1) == (await held(fair, branch, "Honey cake"), await held(fair, branch, "Coil of rope"))
+    assert (0, 2) == (await held(fair, chat, "Honey cake"), await held(fair, chat, "Coil of rope"))
+
+
+async def test_a_swipe_at_the_newest_turn_selects_in_place(fair: Proxy) -> None:
+    """Turn 1's latest candidate swiped back to the first before turn 2: no branch, it is
+    selected (nothing was built on the other yet)."""
+    first = await said(fair, CAKE, "We reach the fair.")
+    await said(fair, ROPE, "We reach the fair.")
+    on = await said(fair, ROPE, "We reach the fair.", text(first), "On.")
+    assert (first["gm"]["chat"], 2) == (on["gm"]["chat"], on["gm"]["turn"])
+    assert [(2, 0), (1, 0)] == await tree(fair, on["gm"]["chat"])
+    assert 1 == await held(fair, on["gm"]["chat"], "Honey cake")
+
+
+async def test_continue_extends_the_candidate_and_a_retry_applies_nothing_twice(fair: Proxy) -> None:
+    """The client sends the kept reply last and asks for more: the added tags resolve against
+    the state after the existing part, the answer carries only the addition, the stored candidate
+    is the joined text; the same Continue again stores nothing new; the next turn builds on it."""
+    opening = '[place: name="Brassford" size="fair town"] She walks to the stall.'
+    one = await said(fair, opening, "We reach the fair.")
+    more = ' [inventory: action="buy" item="Honey cake"] Sweet.'
+    cont = [*talk("We reach the fair."), {"role": "assistant", "content": text(one)}]
+    fair.model.replies += [more, more]
+    added = (await fair.ask(cont)).json()
+    chat = one["gm"]["chat"]
+    assert text(added).startswith(' [inventory: action="buy" item="Honey cake" count="1"')
+    assert ["inventory"] == [r["tag"] for r in added["gm_records"]]
+    joined = await fair.engine.store.get_candidate(chat, 1, added["gm"]["candidate"])
+    assert text(one) + text(added) == joined.text
+    again = (await fair.ask(cont)).json()
+    assert added["gm"]["candidate"] == again["gm"]["candidate"]
+    assert [(2, 1)] == await tree(fair, chat)
+    assert 1 == await held(fair, chat, "Honey cake", 1)
+    on = await said(fair, ROPE, "We reach the fair.", text(one) + text(added), "On.")
+    assert (chat, 2, 1) == (on["gm"]["chat"], on["gm"]["turn"], await held(fair, chat, "Honey cake"))
+
+
+async def test_a_prose_edit_keeps_the_candidate(fair: Proxy) -> None:
+    """The player rewrote the prose of the kept reply, its resolved tags intact: it is still
+    candidate 0; nothing new is stored for turn 1 and no edit is signalled."""
+    one = await said(fair, CAKE, "We reach the fair.")
+    edited = text(one).replace("The chandler smiles.", "The chandler, Old Mag, grins widely.")
+    on = await said(fair, ROPE, "We reach the fair.", edited, "On.")
+    assert [(1, 0), (1, 0)] == await tree(fair, on["gm"]["chat"])
+    assert "x-gm-edited" not in on["_headers"]
+    assert 1 == await held(fair, on["gm"]["chat"], "Honey cake")
+
+
+async def test_a_tag_edit_is_an_edited_candidate_with_the_dice_it_showed(fair: Proxy) -> None:
+    """The player removed the bought cake from the kept reply and kept the check: an edited
+    candidate of turn 1, read from the turn's start (no cake, the purse whole) with the check's
+    shown dice (no new throw); logged and named in ``X-GM-Edited``."""
+    one = await said(fair, f"{CAKE} {CHECK}", "We reach the fair.")
+    chat = one["gm"]["chat"]
+    shown = next(r for r in one["gm_records"] if r["tag"] == "skill_check")
+    kept = text(one)
+    start = kept.index('[inventory: action="buy"')
+    edited = kept[:start] + kept[kept.index("]", start) + 1:]
+    with capture_logs() as logged:
+        on = await said(fair, ROPE, "We reach the fair.", edited, "On.")
+    assert "1:1" == on["_headers"]["x-gm-edited"]
+    assert {"event": "proxy-edited-candidate", "chat": chat, "turn": 1, "candidate": 1} in [
+        {k: e[k] for k in ("event", "chat", "turn", "candidate") if k in e} for e in logged]
+    assert [(2, 1), (1, 0)] == await tree(fair, chat)
+    again = await fair.engine.store.get_candidate(chat, 1, 1)
+    assert edited == again.text
+    check = next(r for r in again.records if r["tag"] == "skill_check")
+    assert (shown["rolls"], shown["total"]) == (check["rolls"], check["total"])
+    assert 0 == await held(fair, chat, "Honey cake")
+    assert 30 == await held(fair, chat, "brass rings")
+
+
+async def test_a_title_generation_request_passes_straight_through(fair: Proxy) -> None:
+    """Open WebUI's title task: no game, no injection, nothing stored; the model's answer comes
+    back as it was (its tag-like text unresolved)."""
+    task = ("### Task:\nGenerate a concise, 3-5 word title summarizing the chat history.\n"
+            "### Chat History:\n<chat_history>\nUSER: We reach the fair.\n</chat_history>")
+    messages = [{"role": "user", "content": task}]
+    fair.model.replies.append('{"title": "[inventory: the fair]"}')
+    answer = await fair.ask(messages, metadata={"task": "title_generation"},
+                            headers={"X-OpenWebUI-Chat-Id": "owui-1"})
+    body = answer.json()
+    assert '{"title": "[inventory: the fair]"}' == text(body) and "gm_records" not in body
+    assert [{"model": "gm", "messages": messages, "metadata": {"task": "title_generation"},
+             "stream": False}] == fair.model.seen
+    assert not await has_game(fair, "owui-1") and not await has_game(fair, chat_for(messages))
+
+
+async def test_open_webuis_chat_id_and_the_user_field_name_the_game(fair: Proxy) -> None:
+    """Two chats with one opening told apart by ``X-OpenWebUI-Chat-Id``, and by ``user``."""
+    a = await said(fair, CAKE, "We reach the fair.", headers={"X-OpenWebUI-Chat-Id": "owui-a"})
+    b = await said(fair, ROPE, "We reach the fair.", headers={"X-OpenWebUI-Chat-Id": "owui-b"})
+    c = await said(fair, ROPE, "We reach the fair.", user="player-7")
+    assert ["owui-a", "owui-b", "player-7"] == [x["gm"]["chat"] for x in (a, b, c)]
+    assert (1, 0) == (await held(fair, "owui-a", "Honey cake"), await held(fair, "owui-b", "Honey cake"))
+
+
+async def test_a_streamed_continue_sends_only_the_addition(fair: Proxy) -> None:
+    """Streaming, the Continue's added tag arrives resolved and whole; the stored candidate is
+    the joined text, and the next turn's history finds it."""
+    opening = '[place: name="Brassford" size="fair town"] She walks to the stall.'
+    one = await said(fair, opening, "We reach the fair.")
+    fair.model.replies.append(' [inventory: action="buy" item="Honey cake"] Sweet.')
+    cont = [*talk("We reach the fair."), {"role": "assistant", "content": text(one)}]
+    chunks = await fair.stream(cont)
+    added = "".join(streamed_text(chunks))
+    done = chunks[-1]["gm"]
+    joined = await fair.engine.store.get_candidate(done["chat"], 1, done["candidate"])
+    assert text(one) + added == joined.text
+    assert added.startswith(' [inventory: action="buy" item="Honey cake" count="1"')
+    assert 'result="ok" now="1"' in added and added.endswith("] Sweet.")
+    on = await said(fair, ROPE, "We reach the fair.", joined.text, "On.")
+    assert (done["chat"], 1) == (on["gm"]["chat"], await held(fair, done["chat"], "Honey cake"))
+
+
+async def test_continuing_text_the_proxy_never_stored_keeps_it_as_an_edited_candidate(
+        fair: Proxy) -> None:
+    """The player wrote the start of the GM's reply (a prefill the proxy never stored): it is
+    read as an edited candidate of the turn, then extended; both are named in the headers."""
+    prefill = '[place: name="Brassford" size="fair town"] Ada goes to the chandler.'
+    cont = [*talk("We reach the fair."), {"role": "assistant", "content": prefill}]
+    fair.model.replies.append(' [inventory: action="buy" item="Honey cake"]')
+    answer = await fair.ask(cont)
+    body = answer.json()
+    chat = body["gm"]["chat"]
+    assert "1:0" == answer.headers["x-gm-edited"]
+    assert [(2, 1)] == await tree(fair, chat)
+    assert (1, "Brassford") == (await held(fair, chat, "Honey cake"),
+                                (await fair.engine.state(chat)).place.name)  # type: ignore[union-attr]
+
+
+async def test_a_continue_retried_with_its_key_is_answered_from_the_store(fair: Proxy) -> None:
+    """SPEC §3: the same Idempotency-Key on a Continue returns the stored addition; the model is
+    not asked again and nothing is applied twice."""
+    one = await said(fair, '[place: name="Brassford" size="fair town"] She walks.',
+                     "We reach the fair.")
+    cont = [*talk("We reach the fair."), {"role": "assistant", "content": text(one)}]
+    fair.model.replies.append(' [inventory: action="buy" item="Honey cake"]')
+    key = {"Idempotency-Key": "cont-1"}
+    first = (await fair.ask(cont, headers=key)).json()
+    again = (await fair.ask(cont, headers=key)).json()
+    assert 2 == len(fair.model.seen)
+    assert (text(first), first["gm"]["candidate"]) == (text(again), again["gm"]["candidate"])
+    assert [(2, 1)] == await tree(fair, first["gm"]["chat"])
+    assert 1 == await held(fair, first["gm"]["chat"], "Honey cake")
+
+
+async def test_a_reply_stored_at_two_turns_does_not_shift_the_turn(fair: Proxy) -> None:
+    """"They rest." is stored at turns 2 and 3; a history holding turns 1 and 2 that asks for
+    turn 3 again is aligned on the reply stored at one turn only: turn 3 gets a new candidate."""
+    rest = "They rest."
+    one = await said(fair, CAKE, "We reach the fair.")
+    await said(fair, rest, "We reach the fair.", text(one), "Rest.")
+    await said(fair, rest, "We reach the fair.", text(one), "Rest.", rest, "Rest again.")
+    again = await said(fair, ROPE, "We reach the fair.", text(one), "Rest.", rest, "Rest again.")
+    chat = one["gm"]["chat"]
+    assert (chat, 3) == (again["gm"]["chat"], again["gm"]["turn"])
+    assert [(1, 0), (1, 0), (2, 1)] == await tree(fair, chat)
