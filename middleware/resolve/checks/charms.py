@@ -19,7 +19,7 @@ from middleware.resolve.checks.pool_rules import Reroll
 from middleware.resolve.checks.spend import Bought, Offer
 from middleware.sheet.check import current, spend_pool, view_for
 from middleware.sheet.rules_view import RulesetLike, as_json
-from middleware.state import Character, normalize_name
+from middleware.state import Character, GameState, normalize_name
 
 MAX_PURCHASES = 20
 """Our cap on how many times one check buys a scaling entry (SPEC §8: hostile input)."""
@@ -86,14 +86,21 @@ def _purchases(entry: Entry, offer: Offer | None) -> int:
 
 def _pay(roll: Roll, entry: Entry, character: Character,
          purchases: int) -> tuple[Character, str | None] | None:
+    """CHK-CHARM-09/12: what ``pay_entry`` pays for the roller."""
+    return pay_entry(roll.ctx.ruleset, roll.state, character, entry, purchases)
+
+
+def pay_entry(ruleset: RulesetLike, state: GameState, character: Character, entry: Entry,
+              purchases: int = 1) -> tuple[Character, str | None] | None:
     """CHK-CHARM-09/12: every cost pool times the purchases, then one use of each of the entry's
-    row pools; all or nothing. Returns the roller after paying and the record's ``spend=``."""
-    ruleset = roll.ctx.ruleset
+    row pools; all or nothing (None: not enough). Returns the character after paying and what
+    was paid (``"resolve:1,tricks:second breath:1"``; None when the entry costs nothing). A
+    ``[sheet: op="use"]`` pays the same way."""
     paid: list[str] = []
     due = [(c["pool"], c["amount"] * purchases) for c in _costs(entry)]
     due += [(key, 1) for key in _counters(ruleset, character, entry.mark)]
     for key, amount in due:
-        after = spend_pool(ruleset, character, key, amount, roll.state)
+        after = spend_pool(ruleset, character, key, amount, state)
         if after is None:
             return None
         character = after
