@@ -86,7 +86,7 @@ def condition_op(op: Op) -> Done:
 
 
 def _known(op: Op) -> str:
-    names = ", ".join(c.label for c in op.view.ix.conditions.values())
+    names = ", ".join(c.label for c in op.view.rules.sheet.live.conditions)
     return f" (conditions: {names})" if names else " (it has none)"
 
 

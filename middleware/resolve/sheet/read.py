@@ -164,12 +164,14 @@ def find_text(view: SheetView, name: str | None) -> LiveText | None:
 
 
 def health_target(ruleset: Any) -> tuple[str, str] | None:
-    """``combat.health``: ``("pool", id)`` or ``("track", id)``: what damage and healing land on
-    when the tag names neither."""
+    """What damage and healing land on when the tag names neither: ``combat.health``
+    (``("pool", id)`` or ``("track", id)``), else the wound track whose penalty checks read
+    (``resolution.penaltyFrom``)."""
     combat = getattr(ruleset, "combat", None)
     health = getattr(combat, "health", None)
     if isinstance(health, dict):
         for key in ("track", "pool"):
             if isinstance(health.get(key), str):
                 return key, str(health[key])
-    return None
+    penalty_from = getattr(getattr(ruleset, "resolution", None), "penalty_from", None)
+    return ("track", penalty_from) if isinstance(penalty_from, str) else None

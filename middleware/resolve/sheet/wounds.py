@@ -45,7 +45,8 @@ def damage_wound(op: Op, track: Track, amount: Amount) -> tuple[Character, Sheet
     character = store_marks(op.character, track.id, marks, overflow)
     return character, _record(op.moved(character), track, f"{track.label} takes {count} "
                               f"{kind.label} mark{'s' if count != 1 else ''}",
-                              kind=kind.id, **amount.fields())
+                              kind=kind.id, box=_box(op, wound) if track.indexed else None,
+                              **amount.fields())
 
 
 def heal_track(op: Op, track: Track, amount: Amount) -> tuple[Character, SheetRecord]:
@@ -132,9 +133,7 @@ def _upgraded(marks: list[str], overflow: int, ladder: list[str],
 def _indexed(op: Op, track: Track, wound: WoundView, kind: Kind,
              count: int) -> tuple[list[str], int] | str:
     """SHEET-WND-09: each mark on the named box or the next free one above; all or none."""
-    written = op.attr("box")
-    box = int(written) if written is not None and written.lstrip("-").isdigit() else 1
-    box = min(max(box, 1), max(wound.length, 1))
+    box = _box(op, wound)
     cells = list(wound.marks) + [""] * (wound.length - len(wound.marks))
     for _ in range(count):
         free = next((i for i in range(box - 1, wound.length) if not cells[i]), None)
@@ -145,6 +144,13 @@ def _indexed(op: Op, track: Track, wound: WoundView, kind: Kind,
     while cells and not cells[-1]:
         cells.pop()
     return cells, wound.overflow
+
+
+def _box(op: Op, wound: WoundView) -> int:
+    """``box=`` (default 1), held to the track's boxes."""
+    written = op.attr("box")
+    box = int(written) if written is not None and written.lstrip("-").isdigit() else 1
+    return min(max(box, 1), max(wound.length, 1))
 
 
 def store_marks(character: Character, track_id: str, marks: list[str],
