@@ -22,6 +22,7 @@ from middleware.resolve.checks.odds import Odds
 from middleware.resolve.checks.odds_kinds import ODDS
 from middleware.resolve.checks.overrides import roll_with_overrides
 from middleware.resolve.checks.record import CheckRecord
+from middleware.resolve.sheet import sheet_before_check
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.sheet.check import assemble_check
@@ -61,6 +62,8 @@ def chance_of(ruleset: Ruleset, state: GameState | None,
     if ask is None:
         raise OddsError("the check names no skill=")
     state = state or GameState(ruleset=str(ruleset.id))
+    if isinstance(tag, str):  # [sheet:] tags before the check change what it reads
+        state = sheet_before_check(ruleset, state, tag)
     kind = str(ruleset.resolution.kind)
     roller = find_roller(state, ask.who)
     sheet = assemble_check(ruleset, state, roller, ask.skill, ask.with_, ask.save_hint)

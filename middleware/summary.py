@@ -1,9 +1,10 @@
 """The ``--json`` state summary of SPEC §7 (and SHEET-TRN-06).
 
 ``{"place": {...} | null, "party": {NAME: {"bag": {LABEL: COUNT}, "coins": {FAMILY: VALUE}, "pools":
-{POOL: VALUE}}}}``: NAME as the transcript spells it; LABEL as the bag shows the stack (a coin stack
-by its coin's label, a ruleset item by its catalog label, an invented item or a plain item by its
-name), counts summed over stacks of the same label; coins per family in the family's smallest coin
+{POOL: VALUE}, "tracks": {TRACK: VALUE}, "wounds": {TRACK: {"marks", "overflow", "penalty"}},
+"conditions": [ID], "states": {STATE: VALUE}}}}``: NAME as the transcript spells it; LABEL as the
+bag shows the stack (a coin stack by its coin's label, a ruleset item by its catalog label, an
+invented item or a plain item by its name), counts summed over stacks of the same label; coins per family in the family's smallest coin
 (ITM-BLOCK-15). Every name is read through the ruleset's ``ItemIndex`` as the game sees it, with
 its invented items (``items_in``, ITM-PROPOSE-13).
 """
@@ -17,7 +18,7 @@ from middleware.items.index import ItemIndex
 from middleware.items.lookup import items_in
 from middleware.items.money import purse
 from middleware.rules.ruleset import Ruleset
-from middleware.sheet.summary import pools_summary
+from middleware.sheet.summary import live_summary, pools_summary
 from middleware.state import Character, GameState, Stack
 
 
@@ -33,7 +34,8 @@ def _member(ruleset: Ruleset, index: ItemIndex, state: GameState,
             member: Character) -> dict[str, Any]:
     return {"bag": bag_counts(index, member.bag),
             "coins": purse(index, member.bag),
-            "pools": pools_summary(ruleset, member, state)}
+            "pools": pools_summary(ruleset, member, state),
+            **live_summary(ruleset, member, state)}
 
 
 def bag_counts(index: ItemIndex, bag: Iterable[Stack],

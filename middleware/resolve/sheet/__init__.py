@@ -22,7 +22,10 @@ again from the turn's state, so nothing is applied twice. Every refusal is a rec
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from middleware.dice import Dice
+from middleware.parse import parse
 from middleware.resolve import Context, Resolution
 from middleware.resolve.sheet.marks import condition_op, note_op, state_op, track_op
 from middleware.resolve.sheet.pools import damage_pool, heal_pool, temp_pool
@@ -42,7 +45,10 @@ from middleware.segments import Tag
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState, normalize_name
 
-__all__ = ["OPS", "SheetRecord", "resolve_sheet", "sheet_instructions"]
+if TYPE_CHECKING:
+    from middleware.rules.ruleset import Ruleset
+
+__all__ = ["OPS", "SheetRecord", "resolve_sheet", "sheet_before_check", "sheet_instructions"]
 
 Done = tuple[Character, SheetRecord]
 Handler = Callable[[Op], Done]
@@ -171,3 +177,17 @@ OPS: dict[str, Handler] = {
     "spend": _spend,
 }
 """The ops by name (STYLE habit 5): one signature, picked from a dict."""
+
+
+def sheet_before_check(ruleset: Ruleset, state: GameState, text: str,
+                       dice: Dice | None = None) -> GameState:
+    """The state after the ``[sheet:]`` tags written before the first ``[skill_check:]`` of
+    ``text``, in reading order (what that check would read in a reply): ``gm-middleware odds``
+    works a check's chance after damage this way. Refused ops change nothing."""
+    ctx = Context(ruleset=ruleset, dice=dice or Dice(0))
+    for segment in parse(text):
+        if isinstance(segment, Tag) and segment.name == "skill_check":
+            break
+        if isinstance(segment, Tag) and segment.name == "sheet" and not segment.problems:
+            state = resolve_sheet(segment, state, ctx).state
+    return state
