@@ -4,9 +4,9 @@
 {POOL: VALUE}, "tracks": {TRACK: VALUE}, "wounds": {TRACK: {"marks", "overflow", "penalty"}},
 "conditions": [ID], "states": {STATE: VALUE}}}}``: NAME as the transcript spells it; LABEL as the
 bag shows the stack (a coin stack by its coin's label, a ruleset item by its catalog label, an
-invented item or a plain item by its name), counts summed over stacks of the same label; coins per family in the family's smallest coin
-(ITM-BLOCK-15). Every name is read through the ruleset's ``ItemIndex`` as the game sees it, with
-its invented items (``items_in``, ITM-PROPOSE-13).
+invented item or a plain item by its name), counts summed over stacks of the same label; coins per
+family in the family's smallest coin (ITM-BLOCK-15). Every name is read through the ruleset's
+``ItemIndex`` as the game sees it, with its invented items (``items_in``, ITM-PROPOSE-13).
 """
 
 from __future__ import annotations
