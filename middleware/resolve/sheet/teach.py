@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from middleware.resolve.sheet.read import health_target
 from middleware.rules.live import LiveBlock, Track
 
 
@@ -33,8 +34,10 @@ def sheet_instructions(ruleset: Any) -> str:
         names = ", ".join(t.label for t in live.text)
         lines.append(f'Notes ({names}): [sheet: op="note" name="{live.text[0].id}" text="..."].')
     lines += _rest_lines(ruleset)
-    lines.append('Chosen abilities with a cost: [sheet: op="use" name="..."] pays it (op="cast" '
-                 "too). Spend points on the check itself with spend=, never with [sheet:].")
+    if getattr(ruleset, "catalogs", None):
+        lines.append('Chosen abilities with a cost: [sheet: op="use" name="..."] pays it '
+                     '(op="cast" too).')
+    lines.append("Spend points on the check itself with spend=, never with [sheet:].")
     return "\n".join(lines)
 
 
@@ -58,9 +61,9 @@ def _track_lines(ruleset: Any, live: LiveBlock) -> list[str]:
         lines.append(_wound_line(track) if track.wound else
                      f'{track.label} is a track ({_range(track)}): [sheet: op="track" '
                      f'track="{track.id}" mark amount="1"], or clear, or value="N".')
-    health = getattr(getattr(ruleset, "combat", None), "health", None)
-    if isinstance(health, dict) and (target := health.get("track") or health.get("pool")):
-        lines.append(f"Damage and heal with no pool= or track= land on {target}.")
+    target = health_target(ruleset)
+    if target is not None:
+        lines.append(f"Damage and heal with no pool= or track= land on {target[0]} {target[1]}.")
     return lines
 
 
