@@ -68,6 +68,7 @@ async def test_retry_with_a_key_heals_once(engine: Engine) -> None:
     again = await engine.process("watch", 1, text, key="msg-1")
     assert (("tear",), ("tear",)) == (harm(first.state), harm(again.state))
     assert again.replayed and 1 == len(await engine.candidates("watch", 1))
+    assert first.records == again.records  # read back from the store as the records they were
 
 
 async def test_swipe_back_keeps_the_selected_damage_only(engine: Engine) -> None:
