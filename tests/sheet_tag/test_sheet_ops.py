@@ -9,7 +9,7 @@ from middleware.resolve import Context
 from middleware.rules.load import load_ruleset
 from middleware.state import GameState
 from tests.conftest import compat_json
-from tests.sheet.sheet_helpers import JUNO
+from tests.sheet.sheet_helpers import BRAM, JUNO
 from tests.sheet_tag.helpers import (
     attrs,
     bundled,
@@ -253,3 +253,24 @@ def test_juno_example_from_the_peer_is_untouched_by_refusals() -> None:
     rules, state = ember_state()
     done = run(rules, state, '[sheet: op="state" name="stance" value="flying"]')
     assert done.state is state and JUNO["name"] == done.state.party[0].name
+
+
+def test_use_of_a_cost_naming_a_pool_group_pays_the_first_that_can() -> None:
+    """SHEET-LIVE-06: a cost naming a pool group pays from the first pool of the group, in
+    declaration order, that can afford it (a parsed copy of Gravewatch whose Resolve and a new
+    Grace pool form the group "will", and Steady Hand costs 1 will): with Resolve 0, Grace pays."""
+    data = compat_json("gravewatch.json")
+    data["sheet"]["live"]["pools"][0]["group"] = "will"
+    data["sheet"]["live"]["pools"].append({"id": "grace", "label": "Grace",
+                                           "max": {"const": 2}, "group": "will"})
+    for catalog in data["catalogs"]:
+        for entry in catalog["entries"]:
+            if entry["id"] == "steady-hand":
+                entry["mechanics"]["cost"] = [{"pool": "will", "amount": 1}]
+    rules = load_ruleset(data)
+    state = party_state(rules, BRAM | {"live": {"pools": {"resolve": {"value": 0}}}})
+    record, bram = one(rules, state, '[sheet: op="use" name="Steady Hand"]')
+    assert ("grace:1", 1) == (attrs(record)["paid"], bram.live.pools["grace"].value)
+    state = party_state(rules, BRAM)
+    record, bram = one(rules, state, '[sheet: op="use" name="Steady Hand"]')
+    assert ("resolve:1", 3) == (attrs(record)["paid"], bram.live.pools["resolve"].value)

@@ -99,13 +99,25 @@ def pay_entry(ruleset: RulesetLike, state: GameState, character: Character, entr
     paid: list[str] = []
     due = [(c["pool"], c["amount"] * purchases) for c in _costs(entry)]
     due += [(key, 1) for key in _counters(ruleset, character, entry.mark)]
-    for key, amount in due:
+    for named, amount in due:
+        key = _payer(ruleset, character, named, amount, state)
         after = spend_pool(ruleset, character, key, amount, state)
         if after is None:
             return None
         character = after
         paid.append(f"{key}:{amount}")
     return character, ",".join(paid) or None
+
+
+def _payer(ruleset: RulesetLike, character: Character, key: str, amount: int,
+           state: GameState) -> str:
+    """SHEET-LIVE-06: a cost naming a pool group pays from the first pool of the group, in
+    declaration order, that can afford it; any other name is the pool itself."""
+    pools = view_for(ruleset, character, state=state).live.pools()
+    if key in pools:
+        return key
+    group = [p.id for p in ruleset.sheet.live.pools if p.group == key and p.id in pools]
+    return next((pool for pool in group if pools[pool][0] >= amount), key)
 
 
 def _effects(check: Mapping[str, Any], purchases: int, label: str, character: Character,
