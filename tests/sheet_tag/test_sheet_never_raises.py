@@ -1,7 +1,8 @@
 """``[sheet:]`` ops in any order, with any attributes the ops name (and nonsense), on characters
 with live state (the sheet digest's worked examples) and on blank ones, on every bundled and
 peer ruleset: nothing raises, no resolver bug, every value stays inside the sheet's bounds, and a
-refused op leaves the state exactly as it was (SPEC §8)."""
+refused op leaves the state exactly as it was (SPEC §8); a resolved tag, written and read again,
+gives the same attributes (STYLE habit 9)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from middleware.dice import Dice
+from middleware.parse import parse
+from middleware.records import clean_value
 from middleware.reply import resolve_reply
 from middleware.resolve import Context
+from middleware.rewrite import render_tag
 from middleware.rules.registry import bundled_ids
 from middleware.rules.ruleset import Ruleset
+from middleware.segments import Tag
 from middleware.sheet.check import view_for
 from middleware.state import Character, GameState
 from tests.sheet.sheet_helpers import BRAM, JUNO
 from tests.sheet_tag.helpers import WREN, bundled, party_state, peer
+from tests.sheet_tag.test_dice_tag import rolls
 
 OPS = ("damage", "heal", "restore", "temp", "track", "condition", "state", "note", "rest",
        "use", "cast", "spend", "nap", "")
@@ -42,6 +48,10 @@ tags = st.tuples(st.sampled_from(OPS), st.sampled_from(("", "remove", "mark", "c
                    f'{t[1]} {" ".join(f"{k}={v!r}".replace(chr(39), chr(34)) for k, v in t[2])}]')
 
 
+def clean(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(key, clean_value(value)) for key, value in pairs if clean_value(value)]
+
+
 def in_bounds(rules: Ruleset, member: Character) -> bool:
     """Every stored value (not only as read, which clamps) inside the sheet's bounds."""
     live = view_for(rules, member).live
@@ -62,7 +72,9 @@ def in_bounds(rules: Ruleset, member: Character) -> bool:
 
 
 @settings(max_examples=250, deadline=None)
-@given(name=st.sampled_from(RULESETS), written=st.lists(tags, min_size=1, max_size=4),
+@given(name=st.sampled_from(RULESETS),
+       written=st.lists(st.one_of(tags, tags, rolls.map(lambda r: f"[dice: {r}]")),
+                        min_size=1, max_size=4),
        seed=st.integers(0, 2**32))
 def test_sheet_ops_never_raise_and_stay_in_bounds(name: str, written: list[str],
                                                   seed: int) -> None:
@@ -74,6 +86,11 @@ def test_sheet_ops_never_raise_and_stay_in_bounds(name: str, written: list[str],
     done = resolve_reply(text, state, Context(rules, Dice(seed), seed=seed))
     assert [] == [r.feedback for r in done.records if r.status == "error"]
     assert all(in_bounds(rules, m) for m in done.state.party)
+    for record in done.records:
+        if record.tag in ("sheet", "dice") and record.tag_attrs():
+            again = parse(render_tag(record.tag, record.tag_attrs()))
+            assert isinstance(again[0], Tag)
+            assert dict(clean(record.tag_attrs())) == again[0].attrs
     single = resolve_reply(written[0], state, Context(rules, Dice(seed), seed=seed))
     if single.records[0].status != "resolved":
         assert single.state is state

@@ -9,6 +9,8 @@ an ``ignored`` record saying why. Nothing in the game's state changes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from middleware.records import IgnoredRecord, clean_value
 from middleware.resolve import Context, Resolution
 from middleware.resolve.checks.symbol_roll import roll_symbols
@@ -18,6 +20,9 @@ from middleware.resolve.dice.throw import throw_notation
 from middleware.rules.kinds.sum import DiceSum
 from middleware.segments import Tag
 from middleware.state import GameState
+
+if TYPE_CHECKING:
+    from middleware.rules.ruleset import Ruleset
 
 __all__ = ["DiceRecord", "dice_instructions", "resolve_dice", "ruleset_faces"]
 
@@ -67,7 +72,7 @@ def _symbols(tag: Tag, text: str, ctx: Context) -> DiceRecord | None:
         feedback=clean_value(rolled.summary or ""), source=tag.raw)
 
 
-def dice_instructions(ruleset: object) -> str:
+def dice_instructions(ruleset: Ruleset) -> str:
     """The lines that teach the Game Master ``[dice:]`` for ``ruleset`` (the GM's view)."""
     from middleware.resolve.dice.teach import dice_lines
 

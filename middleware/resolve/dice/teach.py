@@ -6,12 +6,15 @@ ruleset and stays byte-identical from turn to turn.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from middleware.rules.kinds.sum import DiceSum
 
+if TYPE_CHECKING:
+    from middleware.rules.ruleset import Ruleset
 
-def dice_lines(ruleset: Any) -> str:
+
+def dice_lines(ruleset: Ruleset) -> str:
     """How to ask for a plain roll, with the ruleset's own dice where it has them."""
     lines = [
         "Plain rolls that are not checks (damage, coins found, hours lost): write "

@@ -7,13 +7,16 @@ to write. It depends only on the ruleset, so a rules block built from it stays b
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from middleware.resolve.sheet.read import health_target
 from middleware.rules.live import LiveBlock, Track
 
+if TYPE_CHECKING:
+    from middleware.rules.ruleset import Ruleset
 
-def sheet_instructions(ruleset: Any) -> str:
+
+def sheet_instructions(ruleset: Ruleset) -> str:
     """How to change the sheet in this game, one line per kind of thing it keeps."""
     live: LiveBlock = ruleset.sheet.live
     lines = ["Change a character's sheet with [sheet: op=... who=...] (who= defaults to the "
