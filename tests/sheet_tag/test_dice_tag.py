@@ -139,3 +139,19 @@ def test_every_roll_the_grammar_allows_reads_and_writes_back_the_same(text: str)
 def test_any_text_reads_or_is_a_problem(text: str) -> None:
     """Whatever the model writes in a [dice:] tag, reading it never raises."""
     assert isinstance(read_notation(text), (str, Notation))
+
+
+def test_a_roll_followed_by_what_it_is_for() -> None:
+    """SPEC §1b tolerance: [dice: 2d6+3 for damage] throws 2d6+3 and keeps "damage" as what it was
+    for; a bare number and a word ([dice: 2 lots]) is no roll and stays as written."""
+    rules, state = lantern_state()
+    done = run(rules, state, "[dice: 2d6+3 for damage] [dice: 2 lots]", 3, 4)
+    assert '[dice: roll="2d6+3" for="damage" rolls="3|4" total="10"] [dice: 2 lots]' == done.text
+
+
+def test_symbol_dice_are_not_read_as_a_leading_number() -> None:
+    """On Far Signal "2 tuned" is two Tuned dice, never the constant 2."""
+    rules = bundled("far-signal")
+    done = resolve_reply("[dice: 2 tuned]", GameState(ruleset=rules.id),
+                         Context(rules, Dice(1, [3, 3])))
+    assert [3, 3] == done.records[0].model_dump()["rolls"]

@@ -188,3 +188,12 @@ def test_unreadable_amount_is_refused() -> None:
     rules, state = ember_state()
     record, _ = one(rules, state, '[sheet: op="damage" pool="grit" amount="lots"]')
     assert isinstance(record, SheetRecord) and "bad-amount" == record.reason
+
+
+def test_amount_with_words_after_it() -> None:
+    """SPEC §1b tolerance: amount="2 points" is 2 and amount="1d4 fire" the roll 1d4."""
+    rules, state = ember_state()
+    record, juno = one(rules, state, '[sheet: op="damage" pool="grit" amount="2 points"]')
+    assert 3 == juno.live.pools["grit"].value
+    record, juno = one(rules, state, '[sheet: op="damage" pool="grit" amount="1d4 fire"]', 4)
+    assert ("1d4", 1) == (attrs(record)["roll"], juno.live.pools["grit"].value)

@@ -28,14 +28,40 @@ __all__ = ["DiceRecord", "dice_instructions", "resolve_dice", "ruleset_faces"]
 
 
 def resolve_dice(tag: Tag, state: GameState, ctx: Context) -> Resolution:
-    """Throw the roll the tag names; the state is returned unchanged."""
-    text = (tag.get("roll", "dice") or " ".join(tag.words)).strip()
-    notation = read_notation(text, ruleset_faces(ctx))
-    if isinstance(notation, str):
-        record = _symbols(tag, text, ctx) or IgnoredRecord(
-            tag="dice", reason="unreadable", source=tag.raw, feedback=clean_value(notation))
-        return Resolution(state, record)
-    return Resolution(state, _thrown(tag, notation, ctx))
+    """Throw the roll the tag names; the state is returned unchanged. A text that is no roll is
+    tried as the ruleset's symbol dice by name, then as a roll followed by what it is for
+    (``[dice: 2d6+3 for damage]``)."""
+    written = tag.get("roll", "dice")
+    text = (written or " ".join(tag.words)).strip()
+    faces = ruleset_faces(ctx)
+    notation = read_notation(text, faces)
+    if not isinstance(notation, str):
+        return Resolution(state, _thrown(tag, notation, ctx, None))
+    symbols = _symbols(tag, text, ctx)
+    if symbols is not None:
+        return Resolution(state, symbols)
+    found = _leading_roll(tag.words, faces) if written is None else None
+    if found is not None:
+        return Resolution(state, _thrown(tag, found[0], ctx, found[1]))
+    return Resolution(state, IgnoredRecord(tag="dice", reason="unreadable", source=tag.raw,
+                                           feedback=clean_value(notation)))
+
+
+MAX_WORDS = 12
+"""Bare words tried as a roll followed by what it is for: beyond them a tag is not read as one."""
+
+
+def _leading_roll(words: tuple[str, ...],
+                  faces: tuple[int, ...] | None) -> tuple[Notation, str] | None:
+    """The longest run of leading words that reads as a roll with dice in it, and the words
+    after it; None when there is none."""
+    if len(words) > MAX_WORDS:
+        return None
+    for count in range(len(words) - 1, 0, -1):
+        notation = read_notation(" ".join(words[:count]), faces)
+        if not isinstance(notation, str) and notation.groups:
+            return notation, " ".join(words[count:])
+    return None
 
 
 def ruleset_faces(ctx: Context) -> tuple[int, ...] | None:
@@ -44,7 +70,7 @@ def ruleset_faces(ctx: Context) -> tuple[int, ...] | None:
     return resolution.dice.faces if isinstance(resolution, DiceSum) else None
 
 
-def _thrown(tag: Tag, notation: Notation, ctx: Context) -> DiceRecord:
+def _thrown(tag: Tag, notation: Notation, ctx: Context, rest: str | None) -> DiceRecord:
     thrown = throw_notation(notation, ctx.dice)
     said = f"{notation.text}: {' '.join(str(r) for r in thrown.rolls) or 'no dice'}"
     if thrown.keeps:
@@ -55,7 +81,16 @@ def _thrown(tag: Tag, notation: Notation, ctx: Context) -> DiceRecord:
     return DiceRecord.trusted(
         status="resolved", roll=notation.text, rolls=list(thrown.rolls),
         kept=list(thrown.kept) if thrown.keeps else None, total=thrown.total,
-        who=tag.get("who"), purpose=tag.get("for"), feedback=clean_value(said), source=tag.raw)
+        who=tag.get("who"), purpose=tag.get("for") or _purpose(rest),
+        feedback=clean_value(said), source=tag.raw)
+
+
+def _purpose(rest: str | None) -> str | None:
+    """``for damage`` after the roll: what it was for, without the ``for``."""
+    if rest is None:
+        return None
+    words = rest.split()
+    return clean_value(" ".join(words[1:] if words[0].lower() == "for" else words)) or None
 
 
 def _symbols(tag: Tag, text: str, ctx: Context) -> DiceRecord | None:

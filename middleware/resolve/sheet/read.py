@@ -85,6 +85,12 @@ def read_amount(op: Op, default: int = 1) -> Amount | str:
     if number is not None:
         return Amount(_held(number))
     notation = read_notation(written, ruleset_faces(op.ctx))
+    if isinstance(notation, str):  # "2 points", "1d6 fire": the number or roll written first
+        head = written.split()[0] if written.split() else ""
+        number = _whole(head) if head != written else None
+        if number is not None:
+            return Amount(_held(number))
+        notation = read_notation(head, ruleset_faces(op.ctx)) if head != written else notation
     if isinstance(notation, str):
         return "bad-amount"
     thrown = throw_notation(notation, op.ctx.dice)
