@@ -14,7 +14,7 @@ reads tag bodies, and a roll is read inside a body after that.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -66,9 +66,11 @@ class Notation:
     clamped: tuple[str, ...] = ()
 
 
+@lru_cache(maxsize=2048)
 def read_notation(text: str, faces: tuple[int, ...] | None = None) -> Notation | str:
     """``text`` as a roll, or the problem that keeps it from being one. ``faces`` is the ruleset's
-    own face list that ``F`` throws (None: a Fate die)."""
+    own face list that ``F`` throws (None: a Fate die). A game writes the same few rolls again and
+    again, and the answer is a frozen value: each text is read once."""
     if len(text) > MAX_TEXT:
         return f"a roll is at most {MAX_TEXT} characters"
     try:
