@@ -8,8 +8,8 @@ from functools import cache
 from typing import Any
 
 from middleware.dice import Dice
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.records import Record
-from middleware.reply import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import load_bundled

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from middleware.character.summary import state_summary
 from middleware.cli import app
-from middleware.odds import check_chance
-from middleware.summary import state_summary
+from middleware.resolve.checks.chance import check_chance
+from middleware.resolve.sheet import chance_after_sheet
 from tests.conftest import compat_path
 from tests.sheet.sheet_helpers import BRAM
 from tests.sheet_tag.helpers import WREN, gravewatch_state, lantern_state, run
@@ -52,7 +53,8 @@ def test_odds_after_damage_use_the_new_penalty() -> None:
     -2: 2d6 + 2 - 2 >= 7 is 21/36; without it (-1) 26/36."""
     rules, state = lantern_state()
     assert 26 / 36 == float(check_chance(rules, state, CLIMB).success)  # type: ignore[union-attr]
-    assert 21 / 36 == float(check_chance(rules, state, f"{CUT} {CLIMB}").success)  # type: ignore[union-attr]
+    after = chance_after_sheet(rules, state, f"{CUT} {CLIMB}").odds
+    assert after is not None and 21 / 36 == float(after.success)
 
 
 def test_odds_command_after_damage(tmp_path: Path) -> None:

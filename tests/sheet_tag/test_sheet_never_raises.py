@@ -9,16 +9,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from middleware.character.check import view_for
 from middleware.dice import Dice
 from middleware.parse import parse
+from middleware.pipeline import resolve_reply
 from middleware.records import clean_value
-from middleware.reply import resolve_reply
 from middleware.resolve import Context
 from middleware.rewrite import render_tag
 from middleware.rules.registry import bundled_ids
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
-from middleware.sheet.check import view_for
 from middleware.state import Character, GameState
 from tests.sheet.sheet_helpers import BRAM, JUNO
 from tests.sheet_tag.helpers import WREN, bundled, party_state, peer

@@ -4,7 +4,7 @@ bundled Lantern and Ledger and the peer's Gravewatch and Ember Roads."""
 from __future__ import annotations
 
 from middleware.dice import Dice
-from middleware.reply import resolve_reply
+from middleware.pipeline import resolve_reply
 from middleware.resolve import Context
 from middleware.rules.load import load_ruleset
 from middleware.state import GameState
@@ -145,7 +145,7 @@ def test_rest_is_the_transcript_rest() -> None:
     """SHEET-REST-01..09, ITM-USE-13, SHEET-TRN-11: [sheet: op="rest" rest="vigil"] on Bram gives
     exactly what the transcript's rest line gives: Resolve 6, Harm clear, Light lit, Rattled gone,
     the Dawn bell's charges back."""
-    from middleware.events import rest_event
+    from middleware.character.events import rest_event
 
     rules, state = gravewatch_state()
     record, bram = one(rules, state, '[sheet: op="rest" rest="vigil"]')

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.sheet.party import read_party
 from middleware.state import GameState
 from middleware.stores import open_store

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from middleware.records import IgnoredRecord, clean_value
 from middleware.resolve import Context, Resolution
-from middleware.resolve.checks.symbol_roll import roll_symbols
+from middleware.resolve.checks.symbol_pool.roll import roll_symbols
 from middleware.resolve.dice.notation import Notation, read_notation
 from middleware.resolve.dice.record import DiceRecord
 from middleware.resolve.dice.throw import throw_notation
-from middleware.rules.kinds.sum import DiceSum
+from middleware.rules.kinds.dice_sum import DiceSum
 from middleware.segments import Tag
 from middleware.state import GameState
 

@@ -25,8 +25,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from middleware.dice import Dice
+from middleware.names import normalize_name
 from middleware.parse import parse
 from middleware.resolve import Context, Resolution
+from middleware.resolve.checks.chance import CheckChance, chance_of
 from middleware.resolve.sheet.marks import condition_op, note_op, state_op, track_op
 from middleware.resolve.sheet.pools import damage_pool, heal_pool, temp_pool
 from middleware.resolve.sheet.read import (
@@ -43,12 +45,13 @@ from middleware.resolve.sheet.teach import sheet_instructions
 from middleware.resolve.sheet.wounds import damage_wound, heal_track
 from middleware.segments import Tag
 from middleware.sheet.roller import find_roller
-from middleware.state import Character, GameState, normalize_name
+from middleware.state import Character, GameState
 
 if TYPE_CHECKING:
     from middleware.rules.ruleset import Ruleset
 
-__all__ = ["OPS", "SheetRecord", "resolve_sheet", "sheet_before_check", "sheet_instructions"]
+__all__ = ["OPS", "SheetRecord", "chance_after_sheet", "resolve_sheet", "sheet_before_check",
+           "sheet_instructions"]
 
 Done = tuple[Character, SheetRecord]
 Handler = Callable[[Op], Done]
@@ -183,7 +186,8 @@ def sheet_before_check(ruleset: Ruleset, state: GameState, text: str,
                        dice: Dice | None = None) -> GameState:
     """The state after the ``[sheet:]`` tags written before the first ``[skill_check:]`` of
     ``text``, in reading order (what that check would read in a reply): ``gm-middleware odds``
-    works a check's chance after damage this way. Refused ops change nothing."""
+    works a check's chance after damage this way (``chance_after_sheet``). Refused ops change
+    nothing."""
     ctx = Context(ruleset=ruleset, dice=dice or Dice(0))
     for segment in parse(text):
         if isinstance(segment, Tag) and segment.name == "skill_check":
@@ -191,3 +195,12 @@ def sheet_before_check(ruleset: Ruleset, state: GameState, text: str,
         if isinstance(segment, Tag) and segment.name == "sheet" and not segment.problems:
             state = resolve_sheet(segment, state, ctx).state
     return state
+
+
+def chance_after_sheet(ruleset: Ruleset, state: GameState | None, text: str,
+                       who: str | None = None) -> CheckChance:
+    """``chance_of`` the first check of ``text`` after the ``[sheet:]`` tags written before it:
+    ``'[sheet: op="damage" track="harm" amount="1"] [skill_check: skill="Ward" dc="2"]'`` gives
+    the odds of Ward with the new wound penalty (what ``gm-middleware odds`` prints)."""
+    start = state or GameState(ruleset=str(ruleset.id))
+    return chance_of(ruleset, sheet_before_check(ruleset, start, text), text, who)

@@ -9,6 +9,7 @@ or off; a levelled one (a plain track that ``combat.levels`` reads, such as exha
 
 from __future__ import annotations
 
+from middleware.character.rest import set_track
 from middleware.resolve.sheet.read import (
     Amount,
     Op,
@@ -19,7 +20,6 @@ from middleware.resolve.sheet.read import (
 )
 from middleware.resolve.sheet.record import SheetRecord
 from middleware.rules.live import Track
-from middleware.sheet.rest import set_track
 from middleware.state import Character
 
 Done = tuple[Character, SheetRecord]

@@ -7,9 +7,9 @@ held to the sheet's bounds and the record says so when a number was cut.
 
 from __future__ import annotations
 
+from middleware.character.rest import set_pool
 from middleware.resolve.sheet.read import Amount, Op, pool_label
 from middleware.resolve.sheet.record import SheetRecord
-from middleware.sheet.rest import set_pool
 from middleware.state import Character, PoolValue
 
 TEMP_CAP = 1_000_000

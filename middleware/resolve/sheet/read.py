@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from middleware.character.check import view_for
+from middleware.names import normalize_name
 from middleware.records import clean_value
 from middleware.resolve import Context
 from middleware.resolve.dice import ruleset_faces
@@ -17,9 +19,8 @@ from middleware.resolve.dice.throw import throw_notation
 from middleware.resolve.sheet.record import SheetRecord, refused
 from middleware.rules.live import Condition, LiveText, State, Track
 from middleware.segments import Tag
-from middleware.sheet.check import view_for
 from middleware.sheet.evaluate import SheetView
-from middleware.state import Character, GameState, normalize_name
+from middleware.state import Character, GameState
 
 MAX_AMOUNT = 100_000
 """The size of one amount (SHEET-LIVE-06: a spend is 1..100,000)."""

@@ -12,12 +12,12 @@ entry's rows make, all or nothing. A row pool named directly (``"Second breath"`
 
 from __future__ import annotations
 
+from middleware.character.check import spend_pool
+from middleware.character.rest import find_rest, take_rest
 from middleware.items.lookup import find_item
 from middleware.resolve.checks.charms import find_entry, pay_entry
 from middleware.resolve.sheet.read import Op, find_pool, pool_label
 from middleware.resolve.sheet.record import SheetRecord
-from middleware.sheet.check import spend_pool
-from middleware.sheet.rest import find_rest, take_rest
 from middleware.state import Character
 
 Done = tuple[Character, SheetRecord]

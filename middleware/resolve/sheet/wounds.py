@@ -11,11 +11,11 @@ rest's own (``sheet.rest.heal_wound``, SHEET-WND-10): overflow first, then the l
 
 from __future__ import annotations
 
+from middleware.character.rest import heal_wound
 from middleware.resolve.sheet.read import Amount, Op
 from middleware.resolve.sheet.record import SheetRecord
 from middleware.rules.live import Kind, Track
 from middleware.sheet.live import WoundView
-from middleware.sheet.rest import heal_wound
 from middleware.state import Character, Wounds
 
 MAX_MARKS = 64
