@@ -28,7 +28,9 @@ from middleware.records import Record
 from middleware.resolve.checks.chance import CheckChance, check_chance
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.checks.symbol_pool.roll import SymbolRoll, roll_symbols
+from middleware.resolve.dice import DiceRecord, dice_instructions
 from middleware.resolve.market.block import market_block
+from middleware.resolve.sheet import SheetRecord, chance_after_sheet, sheet_instructions
 from middleware.rules import Ruleset, load_ruleset, ruleset_json_schema, validate_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.segments import Tag, Text
@@ -44,6 +46,7 @@ __all__ = [
     "CheckRecord",
     "Dice",
     "DiceError",
+    "DiceRecord",
     "Engine",
     "ExpectationError",
     "GMError",
@@ -60,6 +63,7 @@ __all__ = [
     "RulesetError",
     "SQLiteStore",
     "Sheet",
+    "SheetRecord",
     "Stack",
     "Store",
     "StoreError",
@@ -69,7 +73,9 @@ __all__ = [
     "Text",
     "TranscriptError",
     "bundled_ids",
+    "chance_after_sheet",
     "check_chance",
+    "dice_instructions",
     "gm_item_line",
     "load_bundled",
     "load_ruleset",
@@ -86,6 +92,7 @@ __all__ = [
     "resolve_reply",
     "roll_symbols",
     "ruleset_json_schema",
+    "sheet_instructions",
     "state_summary",
     "validate_ruleset",
 ]

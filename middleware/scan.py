@@ -1,6 +1,6 @@
 """Where the tags of a reply start and where their bodies end, without reading them (SPEC §1b).
 
-A header is ``[`` + one of the four names + ``:``; the body runs to the first ``]`` that is not
+A header is ``[`` + one of the six names + ``:``; the body runs to the first ``]`` that is not
 inside a quoted value, and a tag never closed is prose. The quoting rules here must agree with the
 grammar's quoted terminals (``grammar/tags.lark``). ``parse.py`` reads the bodies found here.
 
@@ -17,9 +17,9 @@ from typing import Final, NamedTuple
 __all__ = ["Found", "find_tags", "tail_hold"]
 
 
-_NAMES: Final = ("skill_check", "inventory", "place", "loot")
+_NAMES: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
 _HEADER: Final = re.compile(
-    r"\[[ \t]{0,8}(skill_check|inventory|place|loot)[ \t]{0,8}:", re.IGNORECASE | re.ASCII
+    r"\[[ \t]{0,8}(skill_check|inventory|place|loot|sheet|dice)[ \t]{0,8}:", re.IGNORECASE | re.ASCII
 )
 _HEADER_SO_FAR: Final = re.compile(r"\[[ \t]{0,8}([A-Za-z_]{0,11})([ \t]{0,8})\Z", re.ASCII)
 

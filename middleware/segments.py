@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 TagName = str
-"""One of ``skill_check``, ``inventory``, ``place``, ``loot`` (lowercased)."""
+"""One of ``skill_check``, ``inventory``, ``place``, ``loot``, ``sheet``, ``dice`` (lowercased)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,12 @@
 """The ``--json`` state summary of SPEC §7 (and SHEET-TRN-06).
 
 ``{"place": {...} | null, "party": {NAME: {"bag": {LABEL: COUNT}, "coins": {FAMILY: VALUE}, "pools":
-{POOL: VALUE}}}}``: NAME as the transcript spells it; LABEL as the bag shows the stack (a coin stack
-by its coin's label, a ruleset item by its catalog label, an invented item or a plain item by its
-name), counts summed over stacks of the same label; coins per family in the family's smallest coin
-(ITM-BLOCK-15). Every name is read through the ruleset's ``ItemIndex`` as the game sees it, with
-its invented items (``items_in``, ITM-PROPOSE-13).
+{POOL: VALUE}, "tracks": {TRACK: VALUE}, "wounds": {TRACK: {"marks", "overflow", "penalty"}},
+"conditions": [ID], "states": {STATE: VALUE}}}}``: NAME as the transcript spells it; LABEL as the
+bag shows the stack (a coin stack by its coin's label, a ruleset item by its catalog label, an
+invented item or a plain item by its name), counts summed over stacks of the same label; coins per
+family in the family's smallest coin (ITM-BLOCK-15). Every name is read through the ruleset's
+``ItemIndex`` as the game sees it, with its invented items (``items_in``, ITM-PROPOSE-13).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def _member(ruleset: Ruleset, index: ItemIndex, state: GameState,
             member: Character) -> dict[str, Any]:
     return {"bag": bag_counts(index, member.bag),
             "coins": purse(index, member.bag),
-            "pools": pools_summary(ruleset, member, state)}
+            "pools": pools_summary(ruleset, member, state),
+            **live_summary(ruleset, member, state)}
 
 
 def bag_counts(index: ItemIndex, bag: Iterable[Stack],
@@ -72,3 +74,25 @@ def pools_summary(ruleset: Ruleset, character: Character,
     included (``"tricks:second breath"``); ``state`` lets a maximum read invented items."""
     pools = view_for(ruleset, character, state=state).live.pools()
     return {key: value for key, (value, _) in pools.items()}
+
+
+def live_summary(ruleset: Ruleset, character: Character,
+                 state: GameState | None = None) -> dict[str, object]:
+    """The rest of the live state as read (SHEET-LIVE, SHEET-WND): ``tracks`` every track's value
+    (a wound track's: its marks), ``wounds`` each wound track's marks, overflow and penalty in
+    force, ``conditions`` the active condition ids, ``states`` every shown state's value."""
+    live = view_for(ruleset, character, state=state).live
+    tracks: dict[str, int] = {}
+    wounds: dict[str, dict[str, object]] = {}
+    for track in ruleset.sheet.live.tracks:
+        wound = live.wound(track.id)
+        if wound is None:
+            tracks[track.id] = live.plain_value(track)
+            continue
+        tracks[track.id] = wound.filled
+        wounds[track.id] = {"marks": list(wound.marks), "overflow": wound.overflow,
+                            "penalty": wound.penalty}
+    states = {s.id: value for s in ruleset.sheet.live.states
+              if (value := live.state_value(s.id)) is not None}
+    return {"tracks": tracks, "wounds": wounds,
+            "conditions": list(live.active_conditions()), "states": states}

@@ -34,7 +34,7 @@ def render_step(console: Console, step: Step) -> None:
 def card(record: Record) -> Panel:
     """A readable card for one record: its headline, then what was thrown and why."""
     table = Table.grid(padding=(0, 2))
-    rows = _check_rows(record) if record.tag_attrs() and "rolls" in record.model_dump() \
+    rows = _check_rows(record) if record.tag == "skill_check" and record.tag_attrs() \
         else _fields(record)
     for key, value in rows:
         table.add_row(Text(key, style="dim"), Text(value))
@@ -48,7 +48,8 @@ def card(record: Record) -> Panel:
 def headline(record: Record) -> str:
     """``skill_check · Ward · success`` and the like."""
     data = record.model_dump()
-    what = data.get("skill") or data.get("item") or data.get("name") or data.get("table") or ""
+    what = (data.get("skill") or data.get("item") or data.get("name") or data.get("table")
+            or data.get("op") or data.get("roll") or "")
     if data.get("who"):
         what = f"{what} ({data['who']})"
     verdict = data.get("outcome") or data.get("result") or record.reason or record.status

@@ -22,8 +22,9 @@ from rich.table import Table
 from middleware.cli.app import app, err, out
 from middleware.dice import Dice
 from middleware.errors import GMError
-from middleware.resolve.checks.chance import CheckChance, chance_of
+from middleware.resolve.checks.chance import CheckChance
 from middleware.resolve.checks.symbol_pool.roll import SymbolRoll, roll_symbols
+from middleware.resolve.sheet import chance_after_sheet
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
@@ -48,7 +49,7 @@ def odds_command(
     try:
         rules = _ruleset(ruleset)
         state = GameState(ruleset=str(rules.id), party=_party(rules, party))
-        found = chance_of(rules, state, check, who)
+        found = chance_after_sheet(rules, state, check, who)  # [sheet:] tags first
     except (GMError, OSError, ValueError) as exc:
         err.print(f"[red]✗ {exc}[/red]", markup=True)
         raise typer.Exit(2) from exc

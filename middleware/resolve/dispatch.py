@@ -11,16 +11,20 @@ from middleware.records import ErrorRecord, IgnoredRecord, Record, model_json
 from middleware.resolve import Resolver
 from middleware.resolve.checks import resolve_check
 from middleware.resolve.checks.record import CheckRecord
+from middleware.resolve.dice import DiceRecord, resolve_dice
 from middleware.resolve.inventory import resolve_inventory
 from middleware.resolve.inventory.record import InventoryRecord
 from middleware.resolve.loot import LootRecord, resolve_loot
 from middleware.resolve.place import PlaceRecord, resolve_place
+from middleware.resolve.sheet import SheetRecord, resolve_sheet
 
 RESOLVERS: dict[str, Resolver] = {
     "skill_check": resolve_check,
     "inventory": resolve_inventory,
     "place": resolve_place,
     "loot": resolve_loot,
+    "sheet": resolve_sheet,
+    "dice": resolve_dice,
 }
 
 READS_UNREADABLE = frozenset({"inventory"})
@@ -31,6 +35,8 @@ RECORDS: dict[str, type[Record]] = {
     "inventory": InventoryRecord,
     "place": PlaceRecord,
     "loot": LootRecord,
+    "sheet": SheetRecord,
+    "dice": DiceRecord,
 }
 
 

@@ -214,13 +214,14 @@ def test_one_purchase_buys_everything_the_entry_names() -> None:
 
 
 def test_a_sheet_command_spends_nothing_the_check_spends() -> None:
-    """CHK-SPEND-12, CHK-CHARM-11: a ``[sheet:]`` command is not ours and is left as written;
-    the spend and the entry written on the check itself are what pays (4 → 3 Resolve)."""
+    """CHK-SPEND-12, CHK-CHARM-11: a ``[sheet:]`` spend is refused (``spend-on-check``) and pays
+    nothing; the spend and the entry written on the check itself are what pays (4 → 3 Resolve)."""
     text, records, state = reply(
-        '[sheet: resolve="-1" who="Bram the Quiet"] '
+        '[sheet: op="spend" pool="resolve" amount="1" who="Bram the Quiet"] '
         '[skill_check: skill="Dig" dc="1" who="Bram the Quiet" use="Steady Hand" '
         'spend="resolve:1"]', (bram(),), [2, 2, 2, 2])
-    assert text.startswith('[sheet: resolve="-1" who="Bram the Quiet"] [skill_check:')
+    assert text.startswith('[sheet: op="spend" who="Bram the Quiet" result="refused" '
+                           'reason="spend-on-check"] [skill_check:')
     assert (1, "Steady Hand", 3) == (len(records), records[0].use, pools(state)["Bram the Quiet"])
 
 

@@ -230,8 +230,9 @@ def test_each_tag_of_a_reply_is_read_on_its_own() -> None:
 
 
 def test_other_bracketed_things_are_prose() -> None:
-    """SPEC §1: only the four tags are read; `[sheet:]`, `[item_used]` and links stay prose."""
-    text = '[sheet: op="rest"] [item_used] [a link](http://x) [lootbox: x=1] [ place :name=x'
+    """SPEC §1: only the six tag families are read; `[item_used]`, `[sheets:]` and links stay
+    prose."""
+    text = '[sheets: op="rest"] [item_used] [a link](http://x) [lootbox: x=1] [ place :name=x'
     assert [Text(text, 0, len(text))] == parse(text)
 
 

@@ -1,6 +1,6 @@
 """Model output never crashes the pipeline and never reaches a resolver bug (SPEC §8).
 
-Random tags of the four families, with the attributes and values the pages name (and nonsense),
+Random tags of the six families, with the attributes and values the pages name (and nonsense),
 through ``resolve_reply`` on every bundled and compat ruleset: nothing raises, no record has status
 ``error`` (a resolver bug), and the text outside the tag comes back unchanged.
 """
@@ -27,13 +27,17 @@ KEYS = ("skill", "dc", "difficulty", "who", "with", "mode", "threshold", "bonus"
         "double", "reroll", "spend", "use", "dark", "upgrade", "setback", "upgradeOwn", "action",
         "item", "items", "count", "qty", "to", "level", "seller", "amount", "like", "category",
         "rarity", "tags", "stats", "slots", "binds", "worn", "carried", "summary", "name", "size",
-        "day", "table", "rolls", "total", "result")
+        "day", "table", "rolls", "total", "result", "op", "pool", "track", "kind", "box", "value",
+        "rest", "text", "remove", "roll", "for")
 VALUES = ("Ward", "Scrap", "Climb", "Reckon", "2", "-3", "99999", "Hard", "Grim", "advantage",
           "Ada", "Bram the Quiet", "nobody", "resolve:1", "resolve:-5", "x:y", "Steady Hand",
           "1d4", "+1 Sneak", "guard=1, worn=+1 Guard", "none", "new", "market town",
           "grave_goods", "3 shillings", "1 crown", "buy", "sell", "pay", "use", "equip", "bind",
           "give", "Hand axe", "Poultice", "all", "0", "-1", "1e9", "NaN", "", "dear", "smith",
-          "cursed", "2 ability vs 1 difficulty")
+          "cursed", "2 ability vs 1 difficulty", "damage", "heal", "restore", "temp", "track",
+          "condition", "state", "note", "rest", "cast", "spend", "harm", "strain", "heat", "grit",
+          "resolve", "knock", "tear", "Rattled", "vigil", "camp", "lit", "out", "2d6+3",
+          "4d6kh3", "999d99999", "-2", "3", "Steady Hand", "Second Breath", "exhaustion")
 
 
 @cache
@@ -46,8 +50,9 @@ attrs = st.lists(st.tuples(st.sampled_from(KEYS), st.sampled_from(VALUES)), max_
 
 @settings(max_examples=300, deadline=None)
 @given(name=st.sampled_from(COMPAT + tuple(bundled_ids())),
-       family=st.sampled_from(("skill_check", "inventory", "place", "loot")),
-       word=st.sampled_from(("", "advantage", "buy", "grave_goods")),
+       family=st.sampled_from(("skill_check", "inventory", "place", "loot", "sheet", "dice")),
+       word=st.sampled_from(("", "advantage", "buy", "grave_goods", "damage", "rest", "remove",
+                             "2d6+3", "d20", "mark")),
        pairs=attrs, at=st.booleans(), seed=st.integers(0, 2**32))
 def test_no_tag_raises_or_reaches_a_resolver_bug(name: str, family: str, word: str,
                                                  pairs: list[tuple[str, str]], at: bool,

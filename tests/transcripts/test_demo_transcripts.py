@@ -49,7 +49,7 @@ def test_there_are_demo_transcripts() -> None:
     """The issues ask for demo transcripts (three, then one per new ruleset); none may go missing."""
     expected = {"fair-dice.jsonl", "lantern-demo.jsonl", "tidemark-demo.jsonl",
                 "cinder-demo.jsonl", "shadow-demo.jsonl", "archive-demo.jsonl", "signal-demo.jsonl",
-                "items-haul.jsonl", "market-day.jsonl", "money-loot.jsonl"}
+                "items-haul.jsonl", "market-day.jsonl", "money-loot.jsonl", "harm-demo.jsonl"}
     assert expected <= {p.name for p in DEMOS}
 
 

@@ -20,7 +20,7 @@ from middleware.resolve.checks.dice_pool.rules import Reroll
 from middleware.resolve.checks.kind import Roll
 from middleware.resolve.checks.spend import Bought, Offer
 from middleware.sheet.rules_view import RulesetLike, as_json
-from middleware.state import Character
+from middleware.state import Character, GameState
 
 MAX_PURCHASES = 20
 """Our cap on how many times one check buys a scaling entry (SPEC §8: hostile input)."""
@@ -87,19 +87,38 @@ def _purchases(entry: Entry, offer: Offer | None) -> int:
 
 def _pay(roll: Roll, entry: Entry, character: Character,
          purchases: int) -> tuple[Character, str | None] | None:
+    """CHK-CHARM-09/12: what ``pay_entry`` pays for the roller."""
+    return pay_entry(roll.ctx.ruleset, roll.state, character, entry, purchases)
+
+
+def pay_entry(ruleset: RulesetLike, state: GameState, character: Character, entry: Entry,
+              purchases: int = 1) -> tuple[Character, str | None] | None:
     """CHK-CHARM-09/12: every cost pool times the purchases, then one use of each of the entry's
-    row pools; all or nothing. Returns the roller after paying and the record's ``spend=``."""
-    ruleset = roll.ctx.ruleset
+    row pools; all or nothing (None: not enough). Returns the character after paying and what
+    was paid (``"resolve:1,tricks:second breath:1"``; None when the entry costs nothing). A
+    ``[sheet: op="use"]`` pays the same way."""
     paid: list[str] = []
     due = [(c["pool"], c["amount"] * purchases) for c in _costs(entry)]
     due += [(key, 1) for key in _counters(ruleset, character, entry.mark)]
-    for key, amount in due:
-        after = spend_pool(ruleset, character, key, amount, roll.state)
+    for named, amount in due:
+        key = _payer(ruleset, character, named, amount, state)
+        after = spend_pool(ruleset, character, key, amount, state)
         if after is None:
             return None
         character = after
         paid.append(f"{key}:{amount}")
     return character, ",".join(paid) or None
+
+
+def _payer(ruleset: RulesetLike, character: Character, key: str, amount: int,
+           state: GameState) -> str:
+    """SHEET-LIVE-06: a cost naming a pool group pays from the first pool of the group, in
+    declaration order, that can afford it; any other name is the pool itself."""
+    pools = view_for(ruleset, character, state=state).live.pools()
+    if key in pools:
+        return key
+    group = [p.id for p in ruleset.sheet.live.pools if p.group == key and p.id in pools]
+    return next((pool for pool in group if pools[pool][0] >= amount), key)
 
 
 def _effects(check: Mapping[str, Any], purchases: int, label: str, character: Character,
