@@ -15,9 +15,10 @@ from middleware.cache import IdentityCache
 from middleware.gm_view.parts import Part, ViewOptions, capped, joined, safe
 from middleware.gm_view.rules_checks import check_parts
 from middleware.gm_view.rules_items import item_parts
+from middleware.resolve.dice import dice_instructions
+from middleware.resolve.sheet.teach import sheet_instructions
 from middleware.rules.layers import ladder_of
 from middleware.rules.ruleset import Ruleset
-from middleware.state import GameState
 
 TITLE = "GAME RULES (gm-middleware)"
 
@@ -38,10 +39,12 @@ def rules_block(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions)
 
 
 def _build(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
-    ladder = ladder_of(ruleset, GameState(ruleset=ruleset.id, layers=layers).layers)
+    ladder = ladder_of(ruleset, layers)
     parts = [Part("engine", "", (ENGINE,)),
              Part("guidance", "", tuple(_guidance(ruleset.gm))),
              *check_parts(ruleset, tuple(ladder)),
+             Part("sheet", "SHEET", tuple(_lines(sheet_instructions(ruleset)))),
+             Part("dice", "PLAIN ROLLS", tuple(_lines(dice_instructions(ruleset)))),
              Part("place", "", () if ruleset.items and ruleset.items.market else
                   ('Name the scene\'s place with [place: name="<place>"].',)),
              *item_parts(ruleset, layers)]
@@ -54,3 +57,10 @@ def _guidance(gm: Any) -> Iterator[str]:
     for key in ("checkGuidance", "sheetGuidance"):
         if isinstance(gm.get(key), str) and gm[key].strip():
             yield safe(gm[key])
+
+
+def _lines(text: str | None) -> Iterator[str]:
+    """A teaching text's non-empty lines: our own text with its tags in brackets, as written."""
+    for line in (text or "").splitlines():
+        if line.strip():
+            yield line.strip()

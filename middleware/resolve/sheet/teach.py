@@ -40,7 +40,8 @@ def sheet_instructions(ruleset: Ruleset) -> str:
     if getattr(ruleset, "catalogs", None):
         lines.append('Chosen abilities with a cost: [sheet: op="use" name="..."] pays it '
                      '(op="cast" too).')
-    lines.append("Spend points on the check itself with spend=, never with [sheet:].")
+    if ruleset.resolution.spend:
+        lines.append("Spend points on the check itself with spend=, never with [sheet:].")
     return "\n".join(lines)
 
 
