@@ -10,11 +10,11 @@ import structlog
 from _pytest.terminal import TerminalReporter
 
 from middleware import records
-from tests.peer import COMPAT, SHARED, SPEC, compat_json, compat_path, missing, REQUIRED
+from tests.peer import COMPAT, REQUIRED, ROOT, SHARED, SPEC, compat_json, compat_path, missing
 
 records.VERIFY_TRUSTED = True  # every record a resolver builds unvalidated is checked here
 
-__all__ = ["COMPAT", "SHARED", "SPEC", "compat_json", "compat_path"]
+__all__ = ["COMPAT", "ROOT", "SHARED", "SPEC", "compat_json", "compat_path"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
