@@ -11,7 +11,6 @@ import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
-from pydantic.json_schema import JsonDict
 
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 
@@ -30,7 +29,7 @@ def label_problem(value: str, max_length: int = 80) -> str | None:
     return None
 
 
-def one_line_descriptions(schema: JsonDict) -> None:
+def one_line_descriptions(schema: dict[str, Any]) -> None:
     """Docstrings wrapped to fit the source read as one paragraph each in an editor's tooltip."""
     for holder in (schema, *schema.get("properties", {}).values()):
         text = holder.get("description") if isinstance(holder, dict) else None

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PrivateAttr, StringConstraints
+from pydantic import ConfigDict, Field, PrivateAttr, StringConstraints
 
-from middleware.rules.base import Strict
+from middleware.rules.base import MODEL_CONFIG, Strict, one_line_descriptions
 from middleware.rules.catalogs import Catalog
 from middleware.rules.combat import CombatBlock
 from middleware.rules.common import Rung
@@ -57,8 +57,23 @@ class Coverage(Strict):
     """A line telling the Game Master what the ruleset leaves to it (up to 1000 characters)."""
 
 
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+"""The JSON Schema dialect pydantic writes."""
+SCHEMA_ID = "urn:gm-middleware:ruleset:1"
+"""The schema's own id: a name, not an address (the schema is printed by ``gm-middleware schema``),
+versioned with ``schemaVersion``."""
+
+
+def _schema_root(schema: dict[str, Any]) -> None:
+    """The file's schema says which dialect it is written in and which schema it is."""
+    one_line_descriptions(schema)
+    schema.update({"$schema": SCHEMA_DIALECT, "$id": SCHEMA_ID})
+
+
 class Ruleset(Strict):
     """A loaded ruleset. Build it with ``load_ruleset``, which also runs the import checks."""
+
+    model_config = ConfigDict(**{**MODEL_CONFIG, "json_schema_extra": _schema_root})
 
     json_schema_url: str | None = Field(default=None, alias="$schema")
     """The JSON Schema this file is written against, so an editor can check it and show help as it

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.peer import spec_path
 from tests.coverage import Digest, docstrings_of_tests_and_comments
+from tests.peer import spec_path
 
 ITEMS = Digest(spec_path("items.md"), "ITM", continued=True)
 TESTS = Path(__file__).resolve().parents[1]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.peer import spec_path
 from tests.coverage import Digest, docstrings_of_test_functions
+from tests.peer import spec_path
 
 CHECKS = Digest(spec_path("checks.md"), "CHK")
 TESTS = Path(__file__).resolve().parent

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.peer import spec_path
 from tests.coverage import Digest, every_docstring_and_comment
+from tests.peer import spec_path
 
 SHEET = Digest(spec_path("sheet.md"), "SHEET")
 TESTS = Path(__file__).resolve().parents[1]
