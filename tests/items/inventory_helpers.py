@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from middleware.dice import Dice
@@ -13,18 +12,8 @@ from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
-from tests.conftest import compat_json, compat_path
+from tests.conftest import compat_json
 from tests.sheet.sheet_helpers import BRAM, JUNO
-
-
-@cache
-def gravewatch() -> Ruleset:
-    return load_ruleset(compat_path("gravewatch.json"))
-
-
-@cache
-def ember() -> Ruleset:
-    return load_ruleset(compat_path("ember-roads.json"))
 
 
 def changed(name: str, edit: Callable[[Any], None]) -> Ruleset:

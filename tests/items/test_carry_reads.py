@@ -8,18 +8,12 @@ from typing import Any
 import pytest
 
 from middleware.items.carry import Capacity, capacity, load
-from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, Stack
-from tests.conftest import compat_path
 from tests.sheet.sheet_helpers import JUNO
 
 
 @pytest.fixture(scope="module")
-def ember() -> Ruleset:
-    return load_ruleset(compat_path("ember-roads.json"))
-
-
 def test_capacity_reads_the_sheet_without_reading_the_bag(ember: Ruleset,
                                                           monkeypatch: Any) -> None:
     """ITM-BLOCK-11: Load 6 + Brawn 1 = 7, limit 12, read from Juno's bare sheet; her coat, axe

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from middleware.items import RulesetItem, item_index
@@ -16,13 +15,9 @@ from middleware.items.describe import (
     use_text,
 )
 from middleware.items.words import words_of
-from middleware.rules import Ruleset, load_ruleset
-from tests.conftest import compat_json, compat_path
-
-
-@cache
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
+from middleware.rules import load_ruleset
+from tests.conftest import compat_json
+from tests.rulesets import compat_ruleset as ruleset
 
 
 def item(name: str, ref: str) -> RulesetItem:

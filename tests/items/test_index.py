@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from middleware.items import item_index
 from middleware.items.index import STANDARD_STACK
-from middleware.rules import Ruleset, load_ruleset
-from tests.conftest import compat_json, compat_path
-
-
-@cache
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
+from middleware.rules import load_ruleset
+from tests.conftest import compat_json
+from tests.rulesets import compat_ruleset as ruleset
 
 
 def test_an_item_by_its_catalog_ref() -> None:

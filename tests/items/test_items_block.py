@@ -3,19 +3,11 @@ ITM-ENTRY)."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-from middleware.rules import Ruleset, load_ruleset
 from middleware.rules.items import EnumStat, NumberStat
 from middleware.rules.items_money import ItemFilter
-from tests.conftest import compat_path
-
-
-@cache
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
+from tests.rulesets import compat_ruleset as ruleset
 
 
 def test_ember_roads_block() -> None:

@@ -8,7 +8,6 @@ bulk). Nobody below has a sheet, so everyone's Load is 6.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from hypothesis import given, settings
@@ -39,12 +38,8 @@ from middleware.rules import Ruleset, load_ruleset
 from middleware.state import Character, GameState, Stack
 from middleware.stores.memory import MemoryStore
 from middleware.summary import label_of
-from tests.conftest import compat_json, compat_path
-
-
-@cache
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
+from tests.conftest import compat_json
+from tests.rulesets import compat_ruleset as ruleset
 
 
 def gravewatch() -> Ruleset:

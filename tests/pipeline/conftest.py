@@ -6,11 +6,10 @@ import pytest
 
 from middleware.pipeline import Engine
 from middleware.resolve import Context, Resolution
-from middleware.rules.load import load_ruleset
 from middleware.segments import Tag
 from middleware.state import Character, GameState, Sheet, Stack
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_path
+from tests.rulesets import ember
 
 ADA = Character(name="Ada", player=True,
                 sheet=Sheet.model_validate({"v": 1, "build": {"abilities": {"brawn": 2},
@@ -21,7 +20,7 @@ JUNO = Character(name="Juno")
 @pytest.fixture
 async def engine() -> Engine:
     engine = Engine(MemoryStore())
-    await engine.create_game("chat", load_ruleset(compat_path("ember-roads.json")), [ADA, JUNO],
+    await engine.create_game("chat", ember(), [ADA, JUNO],
                              seed=7)
     return engine
 

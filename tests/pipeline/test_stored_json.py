@@ -10,11 +10,10 @@ import pytest
 from middleware.pipeline import Engine
 from middleware.records import clean_value, clean_values
 from middleware.resolve.dispatch import record_from_json
-from middleware.rules.load import load_ruleset
 from middleware.state import Character, Sheet
 from middleware.stores import MemoryStore, SQLiteStore, Store
 from middleware.stores.codec import Encoded, encode_json
-from tests.conftest import compat_path
+from tests.rulesets import ember
 
 REPLY = ('Rain. [skill_check: skill="Scrap" dc="8"] Then [skill_check: skill="Sneak ✓ ö" '
          'difficulty="Hard" who="Ada"] and [skill_check: skill="Sway" dc=10 with="Wits"].')
@@ -33,7 +32,7 @@ async def test_a_stored_candidate_reads_back_as_the_engine_returned_it(
     engine = Engine(store)
     ada = Character(name="Ada", player=True, sheet=Sheet.model_validate(
         {"v": 1, "build": {"abilities": {"brawn": 2}, "skills": {"scrap": "trained"}}}))
-    await engine.create_game("c", load_ruleset(compat_path("ember-roads.json")), [ada], seed=4)
+    await engine.create_game("c", ember(), [ada], seed=4)
     done = await engine.process("c", 1, REPLY, seed=11)
     row = await store.get_candidate("c", 1, done.candidate)
     await store.close()

@@ -9,6 +9,7 @@ from middleware.errors import GameError
 from middleware.pipeline import Engine
 from middleware.resolve import dispatch
 from tests.pipeline.conftest import pebbles, pocket_resolver
+from tests.rulesets import ember
 
 CHECK = '[skill_check: skill="Scrap" dc="8"]'
 
@@ -67,13 +68,11 @@ async def test_a_stored_seed_replays_the_same_dice(engine: Engine) -> None:
 
 async def test_fair_dice_throw_the_same_for_every_candidate_of_a_turn() -> None:
     """SPEC §5 ``dice: "turn"``: regenerating cannot fish for a better roll."""
-    from middleware.rules.load import load_ruleset
     from middleware.stores.memory import MemoryStore
-    from tests.conftest import compat_path
     from tests.pipeline.conftest import ADA
 
     engine = Engine(MemoryStore())
-    await engine.create_game("fair", load_ruleset(compat_path("ember-roads.json")), [ADA],
+    await engine.create_game("fair", ember(), [ADA],
                              dice="turn")
     one = await engine.process("fair", 1, CHECK)
     two = await engine.process("fair", 1, f"Again: {CHECK}")
