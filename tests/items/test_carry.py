@@ -20,11 +20,20 @@ from middleware.items.carry import (
 from middleware.items.index import item_index
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState, Stack
+from tests import rulesets
 from tests.sheet.sheet_helpers import BRAM, JUNO
 
 
 @pytest.fixture(scope="module")
+def ember() -> Ruleset:
+    return rulesets.ember()
+
+
 @pytest.fixture(scope="module")
+def gravewatch() -> Ruleset:
+    return rulesets.gravewatch()
+
+
 def member(data: dict[str, Any], **update: Any) -> Character:
     return Character.model_validate({**data, **update})
 

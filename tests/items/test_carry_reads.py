@@ -10,10 +10,15 @@ import pytest
 from middleware.items.carry import Capacity, capacity, load
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, Stack
+from tests import rulesets
 from tests.sheet.sheet_helpers import JUNO
 
 
 @pytest.fixture(scope="module")
+def ember() -> Ruleset:
+    return rulesets.ember()
+
+
 def test_capacity_reads_the_sheet_without_reading_the_bag(ember: Ruleset,
                                                           monkeypatch: Any) -> None:
     """ITM-BLOCK-11: Load 6 + Brawn 1 = 7, limit 12, read from Juno's bare sheet; her coat, axe

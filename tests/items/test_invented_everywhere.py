@@ -31,7 +31,8 @@ from middleware.sheet.check import view_for
 from middleware.state import Character, GameState
 from middleware.summary import state_summary
 from tests.conftest import compat_path
-from tests.items.inventory_helpers import bram, changed, ember, gravewatch
+from tests.items.inventory_helpers import bram
+from tests.rulesets import changed, ember, gravewatch
 
 ADA = Character.model_validate({"name": "Ada", "player": True, "sheet": {"v": 1, "build": {
     "abilities": {"brawn": 1, "wits": 2, "heart": 1}, "skills": {"sneak": "trained"}}}})

@@ -25,6 +25,7 @@ from middleware.rules import Ruleset, load_ruleset
 from middleware.rules.items_money import LootTable
 from middleware.state import Character, GameState, Stack
 from middleware.stores.memory import MemoryStore
+from tests import rulesets
 from tests.conftest import compat_json
 from tests.rulesets import gravewatch
 
@@ -212,7 +213,7 @@ def test_the_instructions_list_the_tables() -> None:
     """ITM-LOOT-15: the ``[loot:]`` instructions name every table; none without tables."""
     line = loot_instructions(gravewatch())
     assert line is not None and "grave_goods (Grave goods)" in line
-    assert loot_instructions(ember()) is None
+    assert loot_instructions(rulesets.ember()) is None
 
 
 # --- [loot:] into the bags (ITM-LOOT-10..14, SPEC §6) ----------------------------------------
@@ -305,7 +306,7 @@ def test_refusals_change_nothing_and_throw_nothing(text: str, rules: str,
                                                    expected: str) -> None:
     """SPEC §6: ``no-tables``, ``unknown-table``, ``unknown-character`` (nobody by that name, or
     an empty party): the state is as it was and no die is thrown."""
-    ruleset = ember() if rules == "ember" else gravewatch()
+    ruleset = rulesets.ember() if rules == "ember" else gravewatch()
     state = GameState(ruleset=ruleset.id, party=(ada(), bram()) if members is None else members)
     done, dice = loot(text, [], ruleset, state)
     assert (expected, state, []) == (done.text, done.state, dice.thrown)

@@ -13,8 +13,9 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState, MarketDay
 from tests.conftest import compat_json
-from tests.market.day_helpers import context, gravewatch, market_day, market_day_data, start
+from tests.market.day_helpers import context, market_day, market_day_data, start
 from tests.rulesets import ember as ember_roads
+from tests.rulesets import gravewatch
 
 GRAVEWATCH = gravewatch()
 TOWN = '[place: name="Millbrook" size="market town"]'

@@ -15,8 +15,9 @@ from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, Place, Stack
 from middleware.stores.memory import MemoryStore
 from middleware.summary import state_summary
-from tests.market.day_helpers import context, gravewatch, probe, start
+from tests.market.day_helpers import context, probe, start
 from tests.rulesets import ember as ember_roads
+from tests.rulesets import gravewatch
 
 GRAVEWATCH = gravewatch()
 

@@ -15,6 +15,7 @@ from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.sheet.check import view_for
 from middleware.state import Build, Character, GameState, Sheet
+from tests import rulesets
 from tests.conftest import compat_json
 
 TINKER = Tag("skill_check", {"skill": "Tinker", "dc": "10"}, (), '[skill_check: skill="Tinker" '
@@ -28,6 +29,10 @@ def juno(wits: int) -> Character:
 
 
 @pytest.fixture(scope="module")
+def ember() -> Ruleset:
+    return rulesets.ember()
+
+
 def tinker(ruleset: Ruleset, state: GameState, faces: list[int]) -> CheckRecord:
     record = resolve_check(TINKER, state, Context(ruleset=ruleset,
                                                   dice=Dice(1, script=faces))).record
