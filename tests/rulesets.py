@@ -9,6 +9,7 @@ ruleset takes a bundled one (``bundled_json``). Catalog entries are found by the
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -104,3 +105,18 @@ def by_id(rows: list[Raw], wanted: str) -> Raw:
     """The row of a parsed list (skills, pools, loot tables...) whose ``id`` is ``wanted``."""
     found: Raw = next(r for r in rows if r.get("id") == wanted)
     return found
+
+
+_ENTRY_PATH = re.compile(r"^\$\.catalogs\[(\d+)\](?:\.entries\[(\d+)\])?")
+
+
+def by_ids(raw: Raw, path: str) -> str:
+    """A JSON path with its catalog entry named by id: ``$.catalogs[2].entries[0].item.stats``
+    -> ``<outfitter/hand-axe>.item.stats`` (``<outfitter>`` for the catalog itself), so a test's
+    expected paths say which entry they mean."""
+    def named(found: re.Match[str]) -> str:
+        catalog_at = raw["catalogs"][int(found.group(1))]
+        if found.group(2) is None:
+            return f"<{catalog_at['id']}>"
+        return f"<{catalog_at['id']}/{catalog_at['entries'][int(found.group(2))]['id']}>"
+    return _ENTRY_PATH.sub(named, path)
