@@ -73,7 +73,7 @@ def test_gravewatch_market_and_loot() -> None:
 
 def test_gravewatch_items() -> None:
     """ITM-ENTRY / ITM-USE reference examples: the Dawn bell's binding, worn effect and charges."""
-    kit = ruleset("gravewatch.json").catalogs[2]
+    kit = next(c for c in ruleset("gravewatch.json").catalogs if c.id == "kit")
     assert kit.holds_items
     bell = kit.entry("dawn-bell")
     assert bell is not None and bell.item is not None
@@ -100,7 +100,7 @@ def test_gravewatch_items() -> None:
 
 def test_charm_mechanics_keep_their_check() -> None:
     """CHK-CHARM: a sheet catalog entry's ``mechanics.check`` is read as a model."""
-    charms = ruleset("gravewatch.json").catalogs[0]
+    charms = next(c for c in ruleset("gravewatch.json").catalogs if c.id == "charms")
     steady = charms.entry("steady-hand")
     assert steady is not None and steady.mechanics is not None
     check = steady.mechanics.check
