@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from middleware.market.day import pricing_place
-from middleware.pipeline import Engine
-from middleware.reply import resolve_reply
+from middleware.character.summary import state_summary
+from middleware.engine import Engine
+from middleware.pipeline import resolve_reply
 from middleware.resolve import dispatch
+from middleware.resolve.market.day import pricing_place
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, Place, Stack
 from middleware.stores.memory import MemoryStore
-from middleware.summary import state_summary
 from tests.market.day_helpers import context, probe, start
 from tests.rulesets import ember as ember_roads
 from tests.rulesets import gravewatch
