@@ -40,14 +40,7 @@ from middleware.state import Character, GameState, Stack
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_json
 from tests.rulesets import compat_ruleset as ruleset
-
-
-def gravewatch() -> Ruleset:
-    return ruleset("gravewatch.json")
-
-
-def ember() -> Ruleset:
-    return ruleset("ember-roads.json")
+from tests.rulesets import ember, gravewatch
 
 
 def ember_with(change: Any) -> Ruleset:

@@ -23,11 +23,8 @@ from middleware.stores.memory import MemoryStore
 from middleware.transcript import prepare, replay
 from tests.conftest import compat_json, compat_path
 from tests.rulesets import compat_ruleset as ruleset
+from tests.rulesets import gravewatch
 from tests.sheet.sheet_helpers import BRAM, JUNO
-
-
-def gravewatch() -> Ruleset:
-    return ruleset("gravewatch.json")
 
 
 def rest(rules: Ruleset, character: Character, name: str, faces: tuple[int, ...] = ()) -> Rested:
