@@ -29,12 +29,26 @@ def label_problem(value: str, max_length: int = 80) -> str | None:
     return None
 
 
+def one_line_descriptions(schema: dict[str, Any]) -> None:
+    """Docstrings wrapped to fit the source read as one paragraph each in an editor's tooltip."""
+    for holder in (schema, *schema.get("properties", {}).values()):
+        text = holder.get("description") if isinstance(holder, dict) else None
+        if isinstance(text, str):
+            holder["description"] = " ".join(text.split())
+
+
+MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, populate_by_name=True,
+                          use_attribute_docstrings=True, json_schema_extra=one_line_descriptions)
+"""Every ruleset model's settings; a field's docstring is its description in the JSON Schema."""
+
+
 class Strict(BaseModel):
     """A ruleset object: unknown keys refused, ``$comment`` kept aside, immutable."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = MODEL_CONFIG
 
     comment: Any = Field(default=None, alias="$comment", exclude=True)
+    """A note for whoever reads the file; allowed on any object and ignored by the rules."""
 
 
 def json_path(loc: tuple[int | str, ...]) -> str:

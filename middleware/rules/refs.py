@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
-from middleware.rules.base import Strict
+from middleware.rules.base import MODEL_CONFIG, Strict
 
 REF_KEYS = (
     "const", "field", "derived", "abilityScore", "abilityMod", "abilityModFromField",
@@ -22,40 +22,65 @@ class ListSum(Strict):
     """SHEET-REF-11: one number column added over a list's rows."""
 
     list: str
+    """The sheet list whose rows are added up (a ``sheet.lists`` id)."""
     column: str
+    """The number column added over the rows."""
     only_when: str | None = Field(default=None, alias="onlyWhen")
+    """A yes/no column: only rows where it is set are added."""
 
 
 class ItemStat(Strict):
     """SHEET-REF-12 / ITM-SHEET: a stat read over the items a character holds."""
 
     stat: str | None = None
+    """The item stat read (an ``items.stats`` id); not needed when ``pick`` is ``count``."""
     from_: Literal["worn", "carried", "all"] = Field(default="all", alias="from")
+    """Which items are read: ``worn``, ``carried`` or ``all`` (default)."""
     pick: Literal["sum", "max", "min", "count"] = "sum"
+    """How the items' values become one number: ``sum`` (default), ``max``, ``min`` or
+    ``count``."""
     slot: str | None = None
+    """Only items worn in this slot."""
     category: str | None = None
+    """Only items of this category."""
     tag: str | None = None
+    """Only items with this tag."""
     default: float = 0
+    """The number when no item matches (0 by default)."""
 
 
 class ValueRef(BaseModel):
     """SHEET-REF-01: exactly one of the twelve keys; ``read`` only beside ``liveTrack``."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = MODEL_CONFIG
 
     const: float | None = None
+    """A fixed number."""
     field: str | None = None
+    """A number field of the sheet (``sheet.fields`` id)."""
     derived: str | None = None
+    """A derived value (``sheet.derived`` id)."""
     ability_score: str | None = Field(default=None, alias="abilityScore")
+    """An ability's score (ability id)."""
     ability_mod: str | None = Field(default=None, alias="abilityMod")
+    """An ability's modifier, as ``abilityModifier`` turns the score into a number (ability id)."""
     ability_mod_from_field: str | None = Field(default=None, alias="abilityModFromField")
+    """The modifier of the ability a sheet field names (field id)."""
     skill_mod: str | None = Field(default=None, alias="skillMod")
+    """A skill's full number: its ability, training tier and bonuses (skill id)."""
     save_mod: str | None = Field(default=None, alias="saveMod")
+    """A save's full number (save id)."""
     live_track: str | None = Field(default=None, alias="liveTrack")
+    """A live track (``sheet.live.tracks`` id); ``read`` says which of its numbers."""
     live_pool: str | None = Field(default=None, alias="livePool")
+    """A live pool's current points (``sheet.live.pools`` id)."""
     list_sum: ListSum | None = Field(default=None, alias="listSum")
+    """A number column added over the rows of a sheet list."""
     item_stat: ItemStat | None = Field(default=None, alias="itemStat")
+    """A stat read over the items a character holds."""
     read: Literal["value", "filled", "remaining", "penalty"] | None = None
+    """What a ``liveTrack`` gives: its ``value`` (default), the boxes ``filled``, the boxes
+    ``remaining`` or its ``penalty``."""
 
     @model_validator(mode="after")
     def _exactly_one(self) -> ValueRef:

@@ -36,9 +36,13 @@ class HideWhen(Strict):
     """SHEET-FLD-05: hide when ``field`` equals / does not equal / is among values (exactly one)."""
 
     field: Id
+    """The field whose value decides."""
     equals: Scalar | None = None
+    """Hidden while the field has this value."""
     not_equals: Scalar | None = Field(default=None, alias="notEquals")
+    """Hidden while the field has any other value."""
     in_: list[Scalar] | None = Field(default=None, alias="in", min_length=1, max_length=24)
+    """Hidden while the field has one of these values (1 to 24)."""
 
     @model_validator(mode="after")
     def _one_comparison(self) -> HideWhen:
@@ -64,9 +68,13 @@ def _same(a: Scalar | None, b: Scalar) -> bool:
 
 class _FieldBase(Strict):
     id: Id
+    """The field's id (a column's id within its list), as builds and references name it."""
     label: Label
+    """The name players see."""
     section: Id | None = None
+    """The section it is shown under."""
     hide_when: HideWhen | None = Field(default=None, alias="hideWhen")
+    """Hides it while another field has a value."""
     required: bool = False
     """Only meaningful on list columns (SHEET-LST-01); fields keep the default."""
 
@@ -75,10 +83,15 @@ class NumberField(_FieldBase):
     """A number in ``min..max`` with an optional ``default``; whole unless ``integer`` is false."""
 
     type: Literal["number"]
+    """``number``: a number between ``min`` and ``max``."""
     min: float
+    """The lowest value."""
     max: float
+    """The highest value."""
     default: float | None = None
+    """The value of a blank sheet; 0 held inside the range when absent."""
     integer: bool = True
+    """Whether the value is a whole number (true by default)."""
 
     @model_validator(mode="after")
     def _range(self) -> NumberField:
@@ -98,8 +111,11 @@ class NumberField(_FieldBase):
 
 class TextField(_FieldBase):
     type: Literal["text"]
+    """``text``: one line of text."""
     max_length: int = Field(alias="maxLength", ge=1, le=500)
+    """The most characters it holds (1 to 500)."""
     default: str | None = None
+    """The text of a blank sheet."""
 
     @model_validator(mode="after")
     def _fits(self) -> TextField:
@@ -110,8 +126,11 @@ class TextField(_FieldBase):
 
 class LongtextField(_FieldBase):
     type: Literal["longtext"]
+    """``longtext``: several lines of text."""
     max_length: int = Field(alias="maxLength", ge=1, le=4000)
+    """The most characters it holds (1 to 4000)."""
     default: str | None = None
+    """The text of a blank sheet."""
 
     @model_validator(mode="after")
     def _fits(self) -> LongtextField:
@@ -122,15 +141,21 @@ class LongtextField(_FieldBase):
 
 class BooleanField(_FieldBase):
     type: Literal["boolean"]
+    """``boolean``: yes or no."""
     default: bool | None = None
+    """The value of a blank sheet (no when absent)."""
 
 
 class EnumField(_FieldBase):
     type: Literal["enum"]
+    """``enum``: one of a closed set of values."""
     values: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(
         min_length=1, max_length=40)
+    """The values it may take (1 to 40, distinct)."""
     value_labels: dict[str, Label] | None = Field(default=None, alias="valueLabels")
+    """A name players see for some of the values."""
     default: str | None = None
+    """The value of a blank sheet; the first value when absent."""
 
     @model_validator(mode="after")
     def _values(self) -> EnumField:
@@ -145,8 +170,11 @@ class EnumField(_FieldBase):
 
 class DiceField(_FieldBase):
     type: Literal["dice"]
+    """``dice``: dice written as text, e.g. ``1d8``."""
     default: str | None = Field(default=None, max_length=40)
+    """The dice of a blank sheet."""
     example: str | None = Field(default=None, max_length=40)
+    """An example shown to whoever fills it in."""
 
 
 def check_closed_set(what: str, values: Sequence[str], default: str | None,

@@ -11,6 +11,7 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
 from tests.checks.pool_helpers import attrs_of, bram, gravewatch, gravewatch_data, resolve
+from tests.rulesets import entry as catalog_entry
 from tests.sheet.sheet_helpers import BRAM
 
 
@@ -22,7 +23,7 @@ def resolve_left(state: GameState) -> int:
 def with_mechanics(**mechanics: Any) -> Ruleset:
     """Gravewatch whose Steady Hand ``mechanics`` keys are replaced (None removes one)."""
     data = gravewatch_data()
-    entry = data["catalogs"][0]["entries"][0]
+    entry = catalog_entry(data, "charms/steady-hand")
     for key, value in mechanics.items():
         if value is None:
             entry["mechanics"].pop(key, None)

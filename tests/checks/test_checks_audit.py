@@ -22,8 +22,9 @@ from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import Character, GameState, Live, Sheet
 from tests.checks.pool_helpers import WARDEN, attrs_of, bram, gravewatch, member, resolve
-from tests.conftest import compat_json, compat_path
+from tests.conftest import compat_json
 from tests.rules.kind_examples import BLADES, GENESYS, ruleset_with
+from tests.rulesets import ember, five_e
 
 SHEET_MATH: dict[str, Any] = {
     "abilityModifier": {"op": "identity"},
@@ -101,7 +102,7 @@ def test_five_e_ability_modifier_is_floor_of_half_the_score_less_ten(score: int,
                                                                      modifier: int) -> None:
     """CHK-COMMON-03 derived (5e example file): a Strength check with Strength 10 → +0, 11 → +0,
     15 → +2, 8 → −1, 3 → −4 on the record's modifier."""
-    ruleset = load_ruleset(compat_path("ruleset-5e-2014.example.json"))
+    ruleset = five_e()
     record, _ = check(ruleset, hero({"abilities": {"str": score}}), [10], skill="Strength",
                       dc="10")
     assert (modifier, 10 + modifier) == (record.modifier, record.total)
@@ -111,7 +112,7 @@ def test_identity_and_step_table_modifiers() -> None:
     """CHK-COMMON-02/04, SPEC §10: Ember Roads (identity) adds Wits 2 itself; a step table
     [[0, -1], [2, 1], [3, 3]] gives Wits 2 → +1, Wits 3 → +3, and Wits −1 (below the first row)
     the first row's −1."""
-    identity, _ = check(load_ruleset(compat_path("ember-roads.json")), hero({"abilities":
+    identity, _ = check(ember(), hero({"abilities":
                         {"wits": 2}}), [3, 4], skill="Wits", dc="8")
     data = compat_json("ember-roads.json")
     data["resolution"]["abilityModifier"] = {"op": "stepTable",
@@ -126,7 +127,7 @@ def test_first_tier_for_unlisted_skills_and_multiplier_times_the_bonus() -> None
     """CHK-COMMON-05/06 (5e example file, level 5 → proficiency bonus 3): Athletics proficient
     with Str 15 → +2 +3 = +5; expertise at level 1 → +2 +2×2 = +6; half at level 1 → +2 +1 = +3;
     Acrobatics, not listed, takes the first tier (×0): Dex 14 → +2."""
-    ruleset = load_ruleset(compat_path("ruleset-5e-2014.example.json"))
+    ruleset = five_e()
 
     def modifier(skill: str, tier: str, level: int) -> int:
         build = {"abilities": {"str": 15, "dex": 14}, "skills": {"athletics": tier},
@@ -270,7 +271,7 @@ def test_ember_roads_sums_two_dice_and_the_sheet_number_against_a_rung() -> None
     """CHK-SUM-01/10 derived, end to end on Ember Roads: Wits 2 (identity) + trained (+1) = 3;
     ``difficulty="Hard"`` → dc 10; 3 + 4 → total 10, success; 2 + 4 → 9, failure; ``"Easy"`` →
     dc 6."""
-    ruleset = load_ruleset(compat_path("ember-roads.json"))
+    ruleset = ember()
     ada = hero({"abilities": {"wits": 2}, "skills": {"sneak": "trained"}})
     hard, _ = check(ruleset, ada, [3, 4], skill="Sneak", difficulty="Hard")
     short, _ = check(ruleset, ada, [2, 4], skill="Sneak", difficulty="Hard")

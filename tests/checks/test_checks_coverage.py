@@ -1,9 +1,10 @@
 """Every requirement of checks.md is cited by a test under ``tests/`` or named out of scope here.
 
-The ids are read from the digest at test time (``SHARED/spec/checks.md``), so a requirement
-added to the page and forgotten by the tests fails this module. A test cites an id in a docstring
-(module, class or function) or a comment: one by one (``CHK-POOL-07``), as a range
-(``CHK-POOL-04..09``) or as a list (``CHK-SYM-01..05/08/10``: 01 to 05, 08 and 10). Coverage
+The ids are read from the digest at test time (``checks.md`` in ``GM_SPEC_DIR``, see
+``tests/peer.py``), so a requirement added to the page and forgotten by the tests fails this
+module. A test cites an id in a docstring (module, class or function) or a comment: one by one
+(``CHK-POOL-07``), as a range (``CHK-POOL-04..09``) or as a list (``CHK-SYM-01..05/08/10``: 01 to
+05, 08 and 10). Coverage
 modules (``test_*_coverage.py``) cite nothing: they name ids only to test this parser, which is
 ``tests/coverage.py``, shared with the sheet, items and import coverage modules.
 """
@@ -12,10 +13,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import SHARED
 from tests.coverage import Digest, every_docstring_and_comment
+from tests.peer import spec_path
 
-CHECKS = Digest(SHARED / "spec" / "checks.md", "CHK")
+CHECKS = Digest(spec_path("checks.md"), "CHK")
 TESTS = Path(__file__).resolve().parents[1]
 
 OUT_OF_SCOPE: dict[str, str] = {}

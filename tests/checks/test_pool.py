@@ -18,6 +18,7 @@ from middleware.resolve.checks.outcome import Outcomes, Tier
 from middleware.rules.load import load_ruleset
 from tests.checks.pool_helpers import WARDEN, attrs_of, bram, gravewatch, member, resolve
 from tests.conftest import compat_json
+from tests.rulesets import entry
 
 REFERENCE = PoolCheck(sides=10, dice=5, target=7, needed=2, explode=10, explode_cap=15,
                       cancel=1, botch=1, exceptional=5)
@@ -369,7 +370,7 @@ def lasers_ruleset() -> Any:
         data["resolution"].pop(key, None)
     data.pop("layers", None)
     # Grave sight's explode 8 could never apply without explode on a d6 (CHK-CHARM-06, import).
-    data["catalogs"][0]["entries"][1]["mechanics"].pop("check")
+    entry(data, "charms/grave-sight")["mechanics"].pop("check")
     return load_ruleset(data)
 
 

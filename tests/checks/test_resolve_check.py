@@ -15,7 +15,8 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import Character, GameState, Live, Sheet
-from tests.conftest import compat_json, compat_path
+from tests.conftest import compat_json
+from tests.rulesets import ember, five_e, gravewatch
 
 JUNO = Character(name="Juno", player=True, sheet=Sheet.model_validate(
     {"v": 1, "build": {"abilities": {"wits": 2, "brawn": 1}, "skills": {"tinker": "trained"}}}))
@@ -23,14 +24,10 @@ VESS = Character(name="Vess", player=True, sheet=Sheet.model_validate(
     {"v": 1, "build": {"abilities": {"dex": 14}, "skills": {"stealth": "proficient"}}}))
 
 
-def ember() -> Ruleset:
-    return load_ruleset(compat_path("ember-roads.json"))
-
-
 def fifth(**resolution: Any) -> Ruleset:
     """The 5e ruleset, with ``resolution`` keys changed in a parsed copy when given."""
     if not resolution:
-        return load_ruleset(compat_path("ruleset-5e-2014.example.json"))
+        return five_e()
     data = compat_json("ruleset-5e-2014.example.json")
     data["resolution"].update(resolution)
     return load_ruleset(data)
@@ -206,7 +203,7 @@ def test_other_kinds_are_an_error_record_for_now(monkeypatch: pytest.MonkeyPatch
     """STYLE habit 5: a kind not in ``KINDS`` (dice-pool taken out here) yields
     ``status="error"`` and the tag stays as written."""
     monkeypatch.delitem(KINDS, "dice-pool")
-    ruleset = load_ruleset(compat_path("gravewatch.json"))
+    ruleset = gravewatch()
     tag = Tag("skill_check", {"skill": "Ward", "dc": "2"}, (), "[skill_check: ...]", 0, 18)
     resolution = resolve_check(tag, GameState(ruleset=ruleset.id),
                                Context(ruleset=ruleset, dice=Dice(1)))

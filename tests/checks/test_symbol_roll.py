@@ -6,8 +6,8 @@ from middleware.dice import Dice
 from middleware.resolve.checks.symbol_pool.roll import MAX_NAMED_DICE, roll_symbols
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
-from tests.conftest import compat_path
 from tests.rules.kind_examples import GENESYS, ruleset_with
+from tests.rulesets import ember as ember_roads
 
 REF: Ruleset = load_ruleset(ruleset_with(GENESYS))
 
@@ -68,5 +68,5 @@ def test_other_bad_texts_are_error_values() -> None:
 
 def test_a_ruleset_without_symbol_dice_says_so() -> None:
     """CHK-SYM-19: a dice-sum ruleset has no symbol dice to roll by name."""
-    ember = load_ruleset(compat_path("ember-roads.json"))
+    ember = ember_roads()
     assert "not-symbol-pool" == roll_symbols(ember, "2 ability", Dice(0)).error

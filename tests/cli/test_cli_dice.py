@@ -20,6 +20,7 @@ from middleware.segments import Tag
 from middleware.sheet.party import read_party
 from middleware.state import GameState
 from tests.conftest import compat_path
+from tests.rulesets import ember, gravewatch
 from tests.sheet.sheet_helpers import BRAM
 
 runner = CliRunner()
@@ -46,7 +47,7 @@ def test_odds_json_gives_the_exact_chance_of_a_sum_check() -> None:
 def test_odds_for_a_party_member_match_what_the_engine_writes(tmp_path: Path) -> None:
     """CHK-POOL, CHK-SPEND: Bram's Ward check with a point of Resolve, as the engine rolls it;
     the CLI prints the same chance the API gives."""
-    ruleset = load_ruleset(compat_path("gravewatch.json"))
+    ruleset = gravewatch()
     state = GameState(ruleset=str(ruleset.id), party=read_party(ruleset, [BRAM]))
     tag = '[skill_check: skill="Ward" dc="2" spend="resolve:1"]'
     odds = check_chance(ruleset, state, tag)
@@ -92,7 +93,7 @@ def test_odds_without_a_skill_is_an_error() -> None:
 
 def test_check_chance_reads_attributes_too() -> None:
     """The API takes the tag's attributes as a mapping as well as its text."""
-    ruleset = load_ruleset(compat_path("ember-roads.json"))
+    ruleset = ember()
     odds = check_chance(ruleset, None, {"Skill": "Scrap", "dc": "10"})
     assert odds is not None and Fraction(6, 36) == odds.success
 

@@ -1,37 +1,17 @@
-"""Helpers for the ``[inventory:]`` tests: the compat rulesets, Bram and Juno, one reply resolved."""
+"""Helpers for the ``[inventory:]`` tests: Bram and Juno, one reply resolved (the rulesets are in
+``tests/rulesets.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from middleware.dice import Dice
 from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.inventory.record import InventoryRecord
-from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
-from tests.conftest import compat_json, compat_path
 from tests.sheet.sheet_helpers import BRAM, JUNO
-
-
-@cache
-def gravewatch() -> Ruleset:
-    return load_ruleset(compat_path("gravewatch.json"))
-
-
-@cache
-def ember() -> Ruleset:
-    return load_ruleset(compat_path("ember-roads.json"))
-
-
-def changed(name: str, edit: Callable[[Any], None]) -> Ruleset:
-    """A compat ruleset loaded after ``edit`` changed a parsed copy."""
-    data = compat_json(name)
-    edit(data)
-    return load_ruleset(data)
 
 
 def bram(**update: Any) -> Character:

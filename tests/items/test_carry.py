@@ -18,21 +18,20 @@ from middleware.items.carry import (
     piece_weight,
 )
 from middleware.items.index import item_index
-from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState, Stack
-from tests.conftest import compat_path
+from tests import rulesets
 from tests.sheet.sheet_helpers import BRAM, JUNO
 
 
 @pytest.fixture(scope="module")
 def ember() -> Ruleset:
-    return load_ruleset(compat_path("ember-roads.json"))
+    return rulesets.ember()
 
 
 @pytest.fixture(scope="module")
 def gravewatch() -> Ruleset:
-    return load_ruleset(compat_path("gravewatch.json"))
+    return rulesets.gravewatch()
 
 
 def member(data: dict[str, Any], **update: Any) -> Character:

@@ -8,16 +8,15 @@ from typing import Any
 import pytest
 
 from middleware.items.carry import Capacity, capacity, load
-from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, Stack
-from tests.conftest import compat_path
+from tests import rulesets
 from tests.sheet.sheet_helpers import JUNO
 
 
 @pytest.fixture(scope="module")
 def ember() -> Ruleset:
-    return load_ruleset(compat_path("ember-roads.json"))
+    return rulesets.ember()
 
 
 def test_capacity_reads_the_sheet_without_reading_the_bag(ember: Ruleset,

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from middleware.items import RulesetItem, item_index
@@ -16,13 +15,10 @@ from middleware.items.describe import (
     use_text,
 )
 from middleware.items.words import words_of
-from middleware.rules import Ruleset, load_ruleset
-from tests.conftest import compat_json, compat_path
-
-
-@cache
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
+from middleware.rules import load_ruleset
+from tests.conftest import compat_json
+from tests.rulesets import compat_ruleset as ruleset
+from tests.rulesets import item_of
 
 
 def item(name: str, ref: str) -> RulesetItem:
@@ -35,7 +31,7 @@ def test_the_page_example_line() -> None:
     """ITM-ENTRY-18: ``Hand axe [Weapon, Common, Thrown; Damage 1d6, Reach close]`` (the page's
     shortened Ember Roads hand axe gives damage and reach)."""
     raw: dict[str, Any] = compat_json("ember-roads.json")
-    raw["catalogs"][2]["entries"][0]["item"]["stats"] = {"damage": "1d6", "reach": "close"}
+    item_of(raw, "outfitter/hand-axe")["stats"] = {"damage": "1d6", "reach": "close"}
     rules = load_ruleset(raw)
     found = item_index(rules).by_ref("outfitter/hand-axe")
     assert found is not None
@@ -72,7 +68,7 @@ def test_a_single_coin_by_its_one_name() -> None:
     """ITM-MONEY-17: a price of one coin uses ``one`` where declared, else ``label``."""
     raw: dict[str, Any] = compat_json("gravewatch.json")
     raw["items"]["currencies"][0]["units"][0]["one"] = "penny"
-    raw["catalogs"][2]["entries"][4]["item"]["cost"]["amount"] = 1
+    item_of(raw, "kit/shot-and-powder")["cost"]["amount"] = 1
     index = item_index(load_ruleset(raw))
     powder = index.by_ref("kit/shot-and-powder")
     assert powder is not None

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from middleware.items import item_index
 from middleware.items.index import STANDARD_STACK
-from middleware.rules import Ruleset, load_ruleset
-from tests.conftest import compat_json, compat_path
-
-
-@cache
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
+from middleware.rules import load_ruleset
+from tests.conftest import compat_json
+from tests.rulesets import compat_ruleset as ruleset
+from tests.rulesets import item_of
 
 
 def test_an_item_by_its_catalog_ref() -> None:
@@ -57,7 +53,7 @@ def test_stack_limits() -> None:
 def test_charges_make_a_single_stack_even_without_stack() -> None:
     """ITM-ENTRY-06: an item with charges always sits in a stack of one."""
     raw: dict[str, Any] = compat_json("gravewatch.json")
-    raw["catalogs"][2]["entries"][7]["item"].pop("stack")
+    item_of(raw, "kit/dawn-bell").pop("stack")
     found = item_index(load_ruleset(raw)).by_ref("kit/dawn-bell")
     assert 1 == (found.stack_limit if found else None)
 

@@ -30,7 +30,8 @@ from middleware.rules.refs import ValueRef
 from middleware.segments import Tag
 from middleware.state import Character, GameState, InventedItem
 from tests.conftest import compat_path
-from tests.items.inventory_helpers import bram, changed, ember, gravewatch
+from tests.items.inventory_helpers import bram
+from tests.rulesets import changed, ember, gravewatch
 
 ADA = Character.model_validate({"name": "Ada", "player": True, "sheet": {"v": 1, "build": {
     "abilities": {"brawn": 1, "wits": 2, "heart": 1}, "skills": {"sneak": "trained"}}}})

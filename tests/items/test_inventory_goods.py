@@ -10,17 +10,8 @@ import pytest
 from middleware.engine import Engine
 from middleware.state import GameState, Stack
 from middleware.stores.memory import MemoryStore
-from tests.items.inventory_helpers import (
-    bag_of,
-    bram,
-    changed,
-    ember,
-    gravewatch,
-    juno,
-    record,
-    reply,
-    state_of,
-)
+from tests.items.inventory_helpers import bag_of, bram, juno, record, reply, state_of
+from tests.rulesets import changed, ember, gravewatch
 
 BRAM_NAME = "Bram the Quiet"
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from middleware.state import GameState, Stack
-from tests.items.inventory_helpers import bag_of, bram, changed, ember, gravewatch, record, reply
+from tests.items.inventory_helpers import bag_of, bram, record, reply
+from tests.rulesets import changed, ember, gravewatch
 
 NAILS = Stack(item="kit/silver-nail", count=3)
 RING = Stack(item="kit/widows-ring")

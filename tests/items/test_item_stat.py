@@ -14,13 +14,14 @@ import pytest
 
 from middleware.character.check import view_for
 from middleware.rules.catalogs import CatalogEntry
-from middleware.rules.load import load_ruleset, validate_ruleset
+from middleware.rules.load import validate_ruleset
 from middleware.rules.refs import ValueRef
 from middleware.state import Character, GameState, InventedItem
 from tests.conftest import compat_json
+from tests.rulesets import ember
 from tests.sheet.sheet_helpers import JUNO
 
-EMBER = load_ruleset(compat_json("ember-roads.json"))
+EMBER = ember()
 
 
 def read(item_stat: dict[str, Any], bag: list[dict[str, Any]] | None = None) -> float:

@@ -37,15 +37,21 @@ from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState, Place, Stack
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_json
+from tests.rulesets import by_ids, catalog, item_of
 from tests.sheet.sheet_helpers import BRAM, JUNO
 
 Raw = dict[str, Any]
 Change = Callable[[Raw], object]
 
-KIT = "$.catalogs[2].entries"
-"""The item catalog of both compat files: Gravewatch ``kit`` (0 coat, 1 spade, 3 watch pistol,
-5 tonic, 7 Dawn bell, 9 bed at the watch-house); Ember Roads ``outfitter`` (0 hand axe, 2 hunting
-bow, 4 leather coat, 7 poultice)."""
+AXE = "outfitter/hand-axe"
+LEATHER_COAT = "outfitter/leather-coat"
+RATIONS = "outfitter/road-rations"
+POULTICE = "outfitter/poultice"
+SPADE = "kit/grave-spade"
+PISTOL = "kit/watch-pistol"
+TONIC = "kit/warming-tonic"
+BED = "kit/watch-house-bed"
+"""The item entries the cases change, by id (Gravewatch's ``kit``, Ember Roads' ``outfitter``)."""
 
 
 def raw_of(name: str) -> Raw:
@@ -58,10 +64,10 @@ def raw_of(name: str) -> Raw:
 
 
 def paths(name: str, change: Change) -> list[str]:
-    """The JSON paths ``validate_ruleset`` blames after ``change``."""
+    """The JSON paths ``validate_ruleset`` blames after ``change``, catalog entries by id."""
     raw = raw_of(name)
     change(raw)
-    return [p.path for p in validate_ruleset(raw)]
+    return [by_ids(raw, p.path) for p in validate_ruleset(raw)]
 
 
 def changed(name: str, change: Change) -> Ruleset:
@@ -72,11 +78,6 @@ def changed(name: str, change: Change) -> Ruleset:
 
 def block(raw: Raw) -> Raw:
     found: Raw = raw["items"]
-    return found
-
-
-def item(raw: Raw, j: int) -> Raw:
-    found: Raw = raw["catalogs"][2]["entries"][j]["item"]
     return found
 
 
@@ -91,7 +92,7 @@ BLOCK_LIMITS: list[tuple[str, str, Change, list[str]]] = [
     ("ITM-BLOCK-02 25 categories", "ember-roads.json",
      lambda r: block(r)["categories"].extend(named("cat", 20)), ["$.items.categories"]),
     ("ITM-BLOCK-02 an item of two categories", "ember-roads.json",
-     lambda r: item(r, 0).update(category=["weapon", "armor"]), [f"{KIT}[0].item.category"]),
+     lambda r: item_of(r, AXE).update(category=["weapon", "armor"]), [f"<{AXE}>.item.category"]),
     ("ITM-BLOCK-03 13 rarities", "ember-roads.json",
      lambda r: block(r)["rarities"].extend(named("rar", 10)), ["$.items.rarities"]),
     ("ITM-BLOCK-04 49 tags", "ember-roads.json",
@@ -105,7 +106,7 @@ BLOCK_LIMITS: list[tuple[str, str, Change, list[str]]] = [
     ("ITM-BLOCK-05 an enum default that is not one of its values", "ember-roads.json",
      lambda r: block(r)["stats"][3].update(default="guile"), ["$.items.stats[3]"]),
     ("ITM-BLOCK-07 a quarter on a whole-number weight", "ember-roads.json",
-     lambda r: item(r, 6)["stats"].update(bulk=0.25), [f"{KIT}[6].item.stats.bulk"]),
+     lambda r: item_of(r, RATIONS)["stats"].update(bulk=0.25), [f"<{RATIONS}>.item.stats.bulk"]),
     ("ITM-BLOCK-08 13 slots", "ember-roads.json",
      lambda r: block(r)["slots"].extend(dict(s, count=1) for s in named("slot", 11)),
      ["$.items.slots"]),
@@ -176,7 +177,7 @@ def test_a_weight_may_be_a_quarter_where_the_stat_is_not_whole() -> None:
     and a hand axe (1) load Juno with 1.5, and the GM line prints it as such."""
     def quarter(raw: Raw) -> None:
         block(raw)["stats"][0]["integer"] = False
-        item(raw, 6)["stats"]["bulk"] = 0.25
+        item_of(raw, RATIONS)["stats"]["bulk"] = 0.25
 
     rules = changed("ember-roads.json", quarter)
     juno = Character.model_validate(dict(copy.deepcopy(JUNO), bag=[
@@ -215,33 +216,33 @@ def _option(label: str) -> Raw:
 
 ENTRY_LIMITS: list[tuple[str, str, Change, list[str]]] = [
     ("ITM-ENTRY-03 an item without a category", "ember-roads.json",
-     lambda r: item(r, 0).pop("category"), [f"{KIT}[0].item.category"]),
+     lambda r: item_of(r, AXE).pop("category"), [f"<{AXE}>.item.category"]),
     ("ITM-ENTRY-04 a number given to a dice stat", "ember-roads.json",
-     lambda r: item(r, 0)["stats"].update(damage=6), [f"{KIT}[0].item.stats.damage"]),
+     lambda r: item_of(r, AXE)["stats"].update(damage=6), [f"<{AXE}>.item.stats.damage"]),
     ("ITM-ENTRY-04 a word given to a number stat", "ember-roads.json",
-     lambda r: item(r, 0)["stats"].update(bulk="light"), [f"{KIT}[0].item.stats.bulk"]),
+     lambda r: item_of(r, AXE)["stats"].update(bulk="light"), [f"<{AXE}>.item.stats.bulk"]),
     ("ITM-ENTRY-05 a slot the block does not declare", "ember-roads.json",
-     lambda r: item(r, 4)["slots"].update(back=1), [f"{KIT}[4].item.slots.back"]),
+     lambda r: item_of(r, LEATHER_COAT)["slots"].update(back=1), [f"<{LEATHER_COAT}>.item.slots.back"]),
     ("ITM-ENTRY-08 sold in a place size the market lacks", "gravewatch.json",
-     lambda r: item(r, 3)["sold"].update(place="metropolis"), [f"{KIT}[3].item.sold.place"]),
+     lambda r: item_of(r, PISTOL)["sold"].update(place="metropolis"), [f"<{PISTOL}>.item.sold.place"]),
     ("ITM-ENTRY-08 limited neither a number nor dice", "gravewatch.json",
-     lambda r: item(r, 3)["sold"].update(limited="a few"), [f"{KIT}[3].item.sold.limited"]),
+     lambda r: item_of(r, PISTOL)["sold"].update(limited="a few"), [f"<{PISTOL}>.item.sold.limited"]),
     ("ITM-ENTRY-10 a service that is worn", "gravewatch.json",
-     lambda r: item(r, 9).update(worn={"modifiers": [{"to": "checks", "flat": 1}]}),
-     [f"{KIT}[9].item.worn"]),
+     lambda r: item_of(r, BED).update(worn={"modifiers": [{"to": "checks", "flat": 1}]}),
+     [f"<{BED}>.item.worn"]),
     ("ITM-ENTRY-10 a service that is carried", "gravewatch.json",
-     lambda r: item(r, 9).update(carried={"modifiers": [{"to": "checks", "flat": 1}]}),
-     [f"{KIT}[9].item.carried"]),
+     lambda r: item_of(r, BED).update(carried={"modifiers": [{"to": "checks", "flat": 1}]}),
+     [f"<{BED}>.item.carried"]),
     ("ITM-ENTRY-10 a service that binds", "gravewatch.json",
-     lambda r: item(r, 9).update(binds={}), [f"{KIT}[9].item.binds"]),
+     lambda r: item_of(r, BED).update(binds={}), [f"<{BED}>.item.binds"]),
     ("ITM-ENTRY-10 a service with a use and charges", "gravewatch.json",
-     lambda r: item(r, 9).update(stack=1, use={"kind": "heal", "amount": {"flat": 1},
+     lambda r: item_of(r, BED).update(stack=1, use={"kind": "heal", "amount": {"flat": 1},
                                                "charges": 1}, charges={"max": 2}),
-     [f"{KIT}[9].item.stack", f"{KIT}[9].item.use", f"{KIT}[9].item.charges"]),
+     [f"<{BED}>.item.stack", f"<{BED}>.item.use", f"<{BED}>.item.charges"]),
     ("ITM-ENTRY-10 a service with requirements", "gravewatch.json",
-     lambda r: item(r, 9).update(requires=item(r, 1)["requires"]), [f"{KIT}[9].item.requires"]),
+     lambda r: item_of(r, BED).update(requires=item_of(r, SPADE)["requires"]), [f"<{BED}>.item.requires"]),
     ("ITM-ENTRY-10 a service with an attack", "gravewatch.json",
-     lambda r: item(r, 9).update(attack={"budget": "act"}), [f"{KIT}[9].item.attack"]),
+     lambda r: item_of(r, BED).update(attack={"budget": "act"}), [f"<{BED}>.item.attack"]),
     ("ITM-GEAR-12 a gear item that is no ruleset item", "hearth-and-haul",
      lambda r: block(r)["startingGear"][1]["lines"].append({"item": "pack/lantern"}),
      ["$.items.startingGear[1].lines[3].item"]),
@@ -301,8 +302,8 @@ def test_a_use_refuses_the_keys_of_sheet_entries(key: str) -> None:
     that belong to sheet entries are refused in the warming tonic's use, each at its own path.
     (``concentration`` is not among them: Ambiguity 19 allows it from 1.174, and versions are
     never read, Ambiguity 20.)"""
-    assert [f"{KIT}[5].item.use.{key}"] == \
-        paths("gravewatch.json", lambda r: item(r, 5)["use"].update({key: 1}))
+    assert [f"<{TONIC}>.item.use.{key}"] == \
+        paths("gravewatch.json", lambda r: item_of(r, TONIC)["use"].update({key: 1}))
 
 
 def test_a_use_speaks_the_whole_mechanics_vocabulary() -> None:
@@ -311,7 +312,7 @@ def test_a_use_speaks_the_whole_mechanics_vocabulary() -> None:
     ``friendlyFire``, ``concentration``, ``zone`` and a ``budget`` (or ``free``) all load in an
     item's use."""
     def vocabulary(raw: Raw) -> None:
-        item(raw, 7)["use"] = {
+        item_of(raw, POULTICE)["use"] = {
             "kind": "attack", "budget": "act", "amount": {"dice": "1d6"}, "damageType": "cut",
             "plus": [{"dice": "1d4", "type": "burn"}], "attackRoll": True,
             "save": {"save": "grit", "onSuccess": "half"}, "applies": [{"condition": "shaken"}],
@@ -319,7 +320,7 @@ def test_a_use_speaks_the_whole_mechanics_vocabulary() -> None:
             "targets": "enemy", "targetCount": 2, "friendlyFire": False, "concentration": True,
             "zone": {"rounds": 1},
             "consumes": True}
-        item(raw, 6)["use"] = {"kind": "buff", "free": True, "consumes": True}
+        item_of(raw, RATIONS)["use"] = {"kind": "buff", "free": True, "consumes": True}
 
     assert [] == paths("ember-roads.json", vocabulary)
 
@@ -328,8 +329,8 @@ def test_otherwise_may_not_change_the_attribute_a_requirement_reads() -> None:
     """ITM-CHECK-09: the spade's requirement reads Sinew and its ``otherwise`` costs a die on Dig
     (the file loads); an ``otherwise`` that lowers Sinew instead is refused."""
     assert [] == paths("gravewatch.json", lambda r: None)
-    assert [f"{KIT}[1].item.requires[0].otherwise.abilities"] == paths(
-        "gravewatch.json", lambda r: item(r, 1)["requires"][0]["otherwise"].update(
+    assert [f"<{SPADE}>.item.requires[0].otherwise.abilities"] == paths(
+        "gravewatch.json", lambda r: item_of(r, SPADE)["requires"][0]["otherwise"].update(
             abilities={"sinew": {"set": 3}}))
 
 
@@ -379,7 +380,7 @@ def test_an_item_s_own_sold_place_and_limit() -> None:
     of a market town (``not-here``); with ``limited: 1`` a city sells one a day, then
     ``sold-out``."""
     def one_a_day(raw: Raw) -> None:
-        item(raw, 3)["sold"]["limited"] = 1
+        item_of(raw, PISTOL)["sold"]["limited"] = 1
 
     buyer = ada(Stack(coins="crown", count=10))
     text = '[inventory: action="buy" item="Watch pistol"]'
@@ -477,7 +478,7 @@ def test_extra_damage_against_a_kind_of_foe_and_the_gm_item_line() -> None:
     """ITM-ENTRY-21: a dragon-slaying axe shows ``+3d6 slashing against Dragon``; ITM-ENTRY-20:
     the Game Master's inventory line carries the attack after the cost."""
     def slayer(raw: Raw) -> None:
-        item(raw, 0)["attack"]["plus"] = [
+        item_of(raw, AXE)["attack"]["plus"] = [
             {"dice": "3d6", "type": "slashing", "targetIs": {"types": ["dragon"]}}]
 
     rules = changed("ember-roads.json", slayer)
@@ -581,7 +582,7 @@ def test_a_check_reads_conditions_items_and_unmet_requirements_together() -> Non
         "worn": {"modifiers": [{"to": "checks", "skills": ["soothe"], "flat": 1}]},
         "requires": [{"value": {"abilityScore": "sinew"}, "atLeast": 3, "otherwise": {
             "modifiers": [{"to": "checks", "skills": ["soothe"], "flat": -2}]}}]}}
-    rules = changed("gravewatch.json", lambda r: r["catalogs"][2]["entries"].append(veil))
+    rules = changed("gravewatch.json", lambda r: catalog(r, "kit")["entries"].append(veil))
     wren = Character.model_validate({
         "name": "Wren", "player": True,
         "sheet": {"v": 1, "build": {"abilities": {"sinew": 2, "nerve": 3, "warmth": 2},

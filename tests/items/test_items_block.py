@@ -3,19 +3,11 @@ ITM-ENTRY)."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-from middleware.rules import Ruleset, load_ruleset
 from middleware.rules.items import EnumStat, NumberStat
 from middleware.rules.items_money import ItemFilter
-from tests.conftest import compat_path
-
-
-@cache
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
+from tests.rulesets import compat_ruleset as ruleset
 
 
 def test_ember_roads_block() -> None:
@@ -81,7 +73,7 @@ def test_gravewatch_market_and_loot() -> None:
 
 def test_gravewatch_items() -> None:
     """ITM-ENTRY / ITM-USE reference examples: the Dawn bell's binding, worn effect and charges."""
-    kit = ruleset("gravewatch.json").catalogs[2]
+    kit = next(c for c in ruleset("gravewatch.json").catalogs if c.id == "kit")
     assert kit.holds_items
     bell = kit.entry("dawn-bell")
     assert bell is not None and bell.item is not None
@@ -108,7 +100,7 @@ def test_gravewatch_items() -> None:
 
 def test_charm_mechanics_keep_their_check() -> None:
     """CHK-CHARM: a sheet catalog entry's ``mechanics.check`` is read as a model."""
-    charms = ruleset("gravewatch.json").catalogs[0]
+    charms = next(c for c in ruleset("gravewatch.json").catalogs if c.id == "charms")
     steady = charms.entry("steady-hand")
     assert steady is not None and steady.mechanics is not None
     check = steady.mechanics.check

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import SHARED
 from tests.coverage import Digest, docstrings_of_tests_and_comments
+from tests.peer import spec_path
 
-ITEMS = Digest(SHARED / "spec" / "items.md", "ITM", continued=True)
+ITEMS = Digest(spec_path("items.md"), "ITM", continued=True)
 TESTS = Path(__file__).resolve().parents[1]
 
 _COMBAT = "combat only: the middleware has no combat tag (SPEC §1)"

@@ -13,30 +13,36 @@ import pytest
 
 from middleware.rules import validate_ruleset
 from tests.conftest import compat_json
+from tests.rulesets import by_ids, catalog, entry, item_of
 
 Raw = dict[str, Any]
 Change = Callable[[Raw], object]
 
-KIT = "$.catalogs[2].entries"
-"""Gravewatch's item catalog ``kit`` (0 coat, 1 spade, 5 tonic, 6 litany page, 7 Dawn bell,
-9 bed at the watch-house); Ember Roads' ``outfitter`` is also the third catalog (0 hand axe,
-4 leather coat, 7 poultice)."""
+AXE = "outfitter/hand-axe"
+ARROWS = "outfitter/arrows"
+COAT = "outfitter/leather-coat"
+RATIONS = "outfitter/road-rations"
+POULTICE = "outfitter/poultice"
+LANTERN_COAT = "kit/lantern-coat"
+SPADE = "kit/grave-spade"
+TONIC = "kit/warming-tonic"
+LITANY = "kit/litany-page"
+BELL = "kit/dawn-bell"
+BED = "kit/watch-house-bed"
+FALSE_COAT = "kit/false-coat"
+"""The item entries the cases change, by id (Gravewatch's ``kit``, Ember Roads' ``outfitter``)."""
 
 
 def paths(name: str, change: Change) -> list[str]:
+    """The JSON paths the loader blames after ``change``, catalog entries named by id."""
     raw: Raw = compat_json(name)
     change(raw)
-    return [p.path for p in validate_ruleset(raw)]
+    return [by_ids(raw, p.path) for p in validate_ruleset(raw)]
 
 
 def _block(raw: Raw) -> Raw:
     block: Raw = raw["items"]
     return block
-
-
-def _item(raw: Raw, j: int) -> Raw:
-    item: Raw = raw["catalogs"][2]["entries"][j]["item"]
-    return item
 
 
 def test_the_compat_files_pass_every_item_check() -> None:
@@ -133,82 +139,84 @@ def test_block_refusals(rule: str, name: str, change: Change, expected: list[str
 
 ENTRY_CASES: list[tuple[str, str, Change, list[str]]] = [
     ("ITM-IMPORT-06 undeclared category", "ember-roads.json",
-     lambda r: _item(r, 0).update(category="tool"), [f"{KIT}[0].item.category"]),
+     lambda r: item_of(r, AXE).update(category="tool"), [f"<{AXE}>.item.category"]),
     ("ITM-IMPORT-06 undeclared rarity", "ember-roads.json",
-     lambda r: _item(r, 0).update(rarity="legendary"), [f"{KIT}[0].item.rarity"]),
+     lambda r: item_of(r, AXE).update(rarity="legendary"), [f"<{AXE}>.item.rarity"]),
     ("ITM-IMPORT-06 rarity with no rarities declared", "ember-roads.json",
      lambda r: (_block(r).pop("rarities"), _block(r).pop("rarityCaps"),
-                [_item(r, j).pop("rarity") for j in range(1, 9)]),
-     [f"{KIT}[0].item.rarity"]),
+                [e["item"].pop("rarity") for e in catalog(r, "outfitter")["entries"][1:]]),
+     [f"<{AXE}>.item.rarity"]),
     ("ITM-IMPORT-06 undeclared tag", "ember-roads.json",
-     lambda r: _item(r, 0).update(tags=["thrown", "silvered"]), [f"{KIT}[0].item.tags[1]"]),
+     lambda r: item_of(r, AXE).update(tags=["thrown", "silvered"]), [f"<{AXE}>.item.tags[1]"]),
     ("ITM-IMPORT-06 stat above its range", "ember-roads.json",
-     lambda r: _item(r, 4)["stats"].update(guard=9), [f"{KIT}[4].item.stats.guard"]),
+     lambda r: item_of(r, COAT)["stats"].update(guard=9), [f"<{COAT}>.item.stats.guard"]),
     ("ITM-IMPORT-06 enum stat value not listed", "ember-roads.json",
-     lambda r: _item(r, 0)["stats"].update(reach="everywhere"), [f"{KIT}[0].item.stats.reach"]),
+     lambda r: item_of(r, AXE)["stats"].update(reach="everywhere"), [f"<{AXE}>.item.stats.reach"]),
     ("ITM-IMPORT-06 undeclared stat", "ember-roads.json",
-     lambda r: _item(r, 0)["stats"].update(sharpness=2), [f"{KIT}[0].item.stats.sharpness"]),
+     lambda r: item_of(r, AXE)["stats"].update(sharpness=2), [f"<{AXE}>.item.stats.sharpness"]),
     ("ITM-IMPORT-06 more slots than a character has", "ember-roads.json",
-     lambda r: _item(r, 0)["slots"].update(hands=3), [f"{KIT}[0].item.slots.hands"]),
+     lambda r: item_of(r, AXE)["slots"].update(hands=3), [f"<{AXE}>.item.slots.hands"]),
     ("ITM-IMPORT-06 stack above 999 999", "ember-roads.json",
-     lambda r: _item(r, 6).update(stack=1_000_000), [f"{KIT}[6].item.stack"]),
+     lambda r: item_of(r, RATIONS).update(stack=1_000_000), [f"<{RATIONS}>.item.stack"]),
     ("ITM-IMPORT-06 cost in an undeclared coin", "ember-roads.json",
-     lambda r: _item(r, 0)["cost"].update(unit="crown"), [f"{KIT}[0].item.cost.unit"]),
+     lambda r: item_of(r, AXE)["cost"].update(unit="crown"), [f"<{AXE}>.item.cost.unit"]),
     ("ITM-IMPORT-06 a fractional cost", "ember-roads.json",
-     lambda r: _item(r, 0)["cost"].update(amount=1.5), [f"{KIT}[0].item.cost.amount"]),
+     lambda r: item_of(r, AXE)["cost"].update(amount=1.5), [f"<{AXE}>.item.cost.amount"]),
     ("ITM-IMPORT-06 binds without a binding", "ember-roads.json",
-     lambda r: _item(r, 4).update(binds={}), [f"{KIT}[4].item.binds"]),
+     lambda r: item_of(r, COAT).update(binds={}), [f"<{COAT}>.item.binds"]),
     ("ITM-IMPORT-06 charges in a stack above 1", "gravewatch.json",
-     lambda r: _item(r, 7).update(stack=3), [f"{KIT}[7].item.stack"]),
+     lambda r: item_of(r, BELL).update(stack=3), [f"<{BELL}>.item.stack"]),
     ("ITM-IMPORT-06 an item with mechanics", "ember-roads.json",
-     lambda r: r["catalogs"][2]["entries"][7].update(mechanics={"kind": "heal"}),
-     [f"{KIT}[7].mechanics"]),
+     lambda r: entry(r, POULTICE).update(mechanics={"kind": "heal"}),
+     [f"<{POULTICE}>.mechanics"]),
     ("ITM-ENTRY-01 an item catalog that feeds a list", "ember-roads.json",
-     lambda r: r["catalogs"][2].update(feeds=["gear"]), ["$.catalogs[2].feeds"]),
+     lambda r: catalog(r, "outfitter").update(feeds=["gear"]), ["<outfitter>.feeds"]),
     ("ITM-ENTRY-01 an item catalog entry without item", "ember-roads.json",
-     lambda r: r["catalogs"][2]["entries"][3].pop("item"), [f"{KIT}[3].item"]),
+     lambda r: entry(r, ARROWS).pop("item"), [f"<{ARROWS}>.item"]),
     ("ITM-IMPORT-07 a service without a cost", "gravewatch.json",
-     lambda r: _item(r, 9).pop("cost"), [f"{KIT}[9].item.cost"]),
+     lambda r: item_of(r, BED).pop("cost"), [f"<{BED}>.item.cost"]),
     ("ITM-IMPORT-07 a service with slots and a stack", "gravewatch.json",
-     lambda r: _item(r, 9).update(slots={"body": 1}, stack=2),
-     [f"{KIT}[9].item.slots", f"{KIT}[9].item.stack"]),
+     lambda r: item_of(r, BED).update(slots={"body": 1}, stack=2),
+     [f"<{BED}>.item.slots", f"<{BED}>.item.stack"]),
     ("ITM-IMPORT-08 five requirements", "gravewatch.json",
-     lambda r: _item(r, 1).update(requires=_item(r, 1)["requires"] * 5),
-     [f"{KIT}[1].item.requires"]),
+     lambda r: item_of(r, SPADE).update(requires=item_of(r, SPADE)["requires"] * 5),
+     [f"<{SPADE}>.item.requires"]),
     ("ITM-IMPORT-08 otherwise changes an attribute", "gravewatch.json",
-     lambda r: _item(r, 1)["requires"][0]["otherwise"].update(abilities={"sinew": {"add": -1}}),
-     [f"{KIT}[1].item.requires[0].otherwise.abilities"]),
+     lambda r: item_of(r, SPADE)["requires"][0]["otherwise"].update(abilities={"sinew": {"add": -1}}),
+     [f"<{SPADE}>.item.requires[0].otherwise.abilities"]),
     ("ITM-IMPORT-09 a sheet-entry key in a use", "gravewatch.json",
-     lambda r: _item(r, 5)["use"].update(cost=[{"pool": "resolve", "amount": 1}]),
-     [f"{KIT}[5].item.use.cost"]),
+     lambda r: item_of(r, TONIC)["use"].update(cost=[{"pool": "resolve", "amount": 1}]),
+     [f"<{TONIC}>.item.use.cost"]),
     ("ITM-IMPORT-09 restore in an attack use", "gravewatch.json",
-     lambda r: _item(r, 5)["use"].update(kind="attack"), [f"{KIT}[5].item.use.restore"]),
+     lambda r: item_of(r, TONIC)["use"].update(kind="attack"), [f"<{TONIC}>.item.use.restore"]),
     ("ITM-IMPORT-09 restore naming the health pool", "ember-roads.json",
-     lambda r: _item(r, 7)["use"].update(restore={"pool": "grit", "amount": {"flat": 1}}),
-     [f"{KIT}[7].item.use.restore.pool"]),
+     lambda r: item_of(r, POULTICE)["use"].update(restore={"pool": "grit", "amount": {"flat": 1}}),
+     [f"<{POULTICE}>.item.use.restore.pool"]),
     ("ITM-IMPORT-09 charges.max above 100", "gravewatch.json",
-     lambda r: _item(r, 7)["charges"].update(max=101), [f"{KIT}[7].item.charges.max"]),
+     lambda r: item_of(r, BELL)["charges"].update(max=101), [f"<{BELL}>.item.charges.max"]),
     ("ITM-IMPORT-09 gate difficulty 0", "gravewatch.json",
-     lambda r: _item(r, 6)["use"]["gate"].update(difficulty=0),
-     [f"{KIT}[6].item.use.gate.difficulty"]),
+     lambda r: item_of(r, LITANY)["use"]["gate"].update(difficulty=0),
+     [f"<{LITANY}>.item.use.gate.difficulty"]),
     ("ITM-IMPORT-13 a fake of another category", "gravewatch.json",
-     lambda r: _item(r, 0).update(passesFor="kit/grave-spade"), [f"{KIT}[0].item.passesFor"]),
+     lambda r: item_of(r, LANTERN_COAT).update(passesFor="kit/grave-spade"),
+     [f"<{LANTERN_COAT}>.item.passesFor"]),
     ("ITM-IMPORT-13 a fake of an item that does not exist", "gravewatch.json",
-     lambda r: _item(r, 0).update(passesFor="kit/iron-coat"), [f"{KIT}[0].item.passesFor"]),
+     lambda r: item_of(r, LANTERN_COAT).update(passesFor="kit/iron-coat"),
+     [f"<{LANTERN_COAT}>.item.passesFor"]),
     ("ITM-IMPORT-13 more than 6 tells", "gravewatch.json",
-     lambda r: _item(r, 0).update(passesFor="kit/lantern-coat", tells=[
+     lambda r: item_of(r, LANTERN_COAT).update(passesFor="kit/lantern-coat", tells=[
          {"check": {"skill": "listen"}, "dc": 2, "says": "it creaks"}] * 7),
-     [f"{KIT}[0].item.tells"]),
+     [f"<{LANTERN_COAT}>.item.tells"]),
     ("ITM-IMPORT-14 tells on an item that is not a fake", "gravewatch.json",
-     lambda r: _item(r, 0).update(tells=[{"check": {"skill": "listen"}, "dc": 2,
+     lambda r: item_of(r, LANTERN_COAT).update(tells=[{"check": {"skill": "listen"}, "dc": 2,
                                           "says": "it creaks"}]),
-     [f"{KIT}[0].item.tells"]),
+     [f"<{LANTERN_COAT}>.item.tells"]),
     ("ITM-IMPORT-14 foolsReveal naming no way", "gravewatch.json",
-     lambda r: (r["catalogs"][2]["entries"].append(
+     lambda r: (catalog(r, "kit")["entries"].append(
          {"id": "false-coat", "label": "Lantern-keeper's coat", "item": {
              "category": "coat", "slots": {"body": 1}, "passesFor": "kit/lantern-coat",
              "foolsReveal": ["identify"]}})),
-     [f"{KIT}[10].item.foolsReveal[0]"]),
+     [f"<{FALSE_COAT}>.item.foolsReveal[0]"]),
 ]
 
 
@@ -222,9 +230,9 @@ def test_entry_refusals(rule: str, name: str, change: Change, expected: list[str
 def test_an_item_outside_an_item_catalog() -> None:
     """ITM-ENTRY-01: ``item`` belongs only in a catalog with ``"holds": "items"``."""
     def change(raw: Raw) -> None:
-        raw["catalogs"][0]["entries"][0]["item"] = {"category": "weapon"}
+        entry(raw, "knacks/road-sense")["item"] = {"category": "weapon"}
 
-    assert ["$.catalogs[0].entries[0].item"] == paths("ember-roads.json", change)
+    assert ["<knacks/road-sense>.item"] == paths("ember-roads.json", change)
 
 
 def test_an_item_catalog_without_the_items_block() -> None:
@@ -232,4 +240,4 @@ def test_an_item_catalog_without_the_items_block() -> None:
     def change(raw: Raw) -> None:
         raw["catalogs"].append({"id": "gear", "label": "Gear", "holds": "items", "entries": []})
 
-    assert ["$.catalogs[2].holds"] == paths("ruleset-5e-2014.example.json", change)
+    assert ["<gear>.holds"] == paths("ruleset-5e-2014.example.json", change)

@@ -10,7 +10,6 @@ added (a leather coat weighs 3 bulk; nobody has a sheet, so everyone's Load is 6
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import pytest
@@ -26,15 +25,12 @@ from middleware.rules import Ruleset, load_ruleset
 from middleware.rules.items_money import LootTable
 from middleware.state import Character, GameState, Stack
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_json, compat_path
+from tests import rulesets
+from tests.conftest import compat_json
+from tests.rulesets import gravewatch
 
 SHOT, TONIC, PAGE = "kit/shot-and-powder", "kit/warming-tonic", "kit/litany-page"
 SPADE, NAIL, PISTOL = "kit/grave-spade", "kit/silver-nail", "kit/watch-pistol"
-
-
-@cache
-def gravewatch() -> Ruleset:
-    return load_ruleset(compat_path("gravewatch.json"))
 
 
 def with_tables(name: str, edit: Callable[[Any], None]) -> Ruleset:
@@ -217,7 +213,7 @@ def test_the_instructions_list_the_tables() -> None:
     """ITM-LOOT-15: the ``[loot:]`` instructions name every table; none without tables."""
     line = loot_instructions(gravewatch())
     assert line is not None and "grave_goods (Grave goods)" in line
-    assert loot_instructions(load_ruleset(compat_path("ember-roads.json"))) is None
+    assert loot_instructions(rulesets.ember()) is None
 
 
 # --- [loot:] into the bags (ITM-LOOT-10..14, SPEC §6) ----------------------------------------
@@ -310,7 +306,7 @@ def test_refusals_change_nothing_and_throw_nothing(text: str, rules: str,
                                                    expected: str) -> None:
     """SPEC §6: ``no-tables``, ``unknown-table``, ``unknown-character`` (nobody by that name, or
     an empty party): the state is as it was and no die is thrown."""
-    ruleset = load_ruleset(compat_path("ember-roads.json")) if rules == "ember" else gravewatch()
+    ruleset = rulesets.ember() if rules == "ember" else gravewatch()
     state = GameState(ruleset=ruleset.id, party=(ada(), bram()) if members is None else members)
     done, dice = loot(text, [], ruleset, state)
     assert (expected, state, []) == (done.text, done.state, dice.thrown)

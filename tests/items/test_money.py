@@ -8,7 +8,6 @@ bulk). Nobody below has a sheet, so everyone's Load is 6.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from hypothesis import given, settings
@@ -39,20 +38,9 @@ from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules import Ruleset, load_ruleset
 from middleware.state import Character, GameState, Stack
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_json, compat_path
-
-
-@cache
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
-
-
-def gravewatch() -> Ruleset:
-    return ruleset("gravewatch.json")
-
-
-def ember() -> Ruleset:
-    return ruleset("ember-roads.json")
+from tests.conftest import compat_json
+from tests.rulesets import compat_ruleset as ruleset
+from tests.rulesets import ember, gravewatch
 
 
 def ember_with(change: Any) -> Ruleset:

@@ -6,7 +6,6 @@ Ember Roads (rarityCaps: guard 1/2/3, bonus 1/1/2; Guard sums worn ``guard``) an
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import pytest
@@ -21,16 +20,8 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState, InventedItem, Stack
 from tests.conftest import compat_json
-
-
-@cache
-def ember() -> Ruleset:
-    return load_ruleset(compat_json("ember-roads.json"))
-
-
-@cache
-def grave() -> Ruleset:
-    return load_ruleset(compat_json("gravewatch.json"))
+from tests.rulesets import ember
+from tests.rulesets import gravewatch as grave
 
 
 def with_items(name: str, **block: Any) -> Ruleset:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from middleware.engine import Engine
-from middleware.rules.load import load_ruleset
 from middleware.state import Character
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_path
+from tests.rulesets import ember
 
 INVENT = ('Ada finds it. [inventory: action="add" item="Ember charm" category="gear" '
           'carried="+2 Sway" who="Ada"]')
@@ -18,7 +17,7 @@ INVENT = ('Ada finds it. [inventory: action="add" item="Ember charm" category="g
 @pytest.fixture
 async def engine() -> Engine:
     engine = Engine(MemoryStore())
-    await engine.create_game("chat", load_ruleset(compat_path("ember-roads.json")),
+    await engine.create_game("chat", ember(),
                              [Character(name="Ada", player=True)], seed=7)
     return engine
 

@@ -8,7 +8,6 @@ and the page of the vigil litany (a Ward gate skipped at Nerve 3).
 from __future__ import annotations
 
 import copy
-from functools import cache
 from typing import Any
 
 from middleware.dice import Dice
@@ -23,18 +22,9 @@ from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import Character, GameState, Live, PoolValue, Stack, Wounds
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_json, compat_path
+from tests.conftest import compat_json
+from tests.rulesets import ember, gravewatch
 from tests.sheet.sheet_helpers import BRAM, JUNO
-
-
-@cache
-def gravewatch() -> Ruleset:
-    return load_ruleset(compat_path("gravewatch.json"))
-
-
-@cache
-def ember() -> Ruleset:
-    return load_ruleset(compat_path("ember-roads.json"))
 
 
 def member(base: dict[str, Any], **changes: Any) -> Character:

@@ -13,18 +13,13 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import GameState
-from tests.conftest import compat_json, compat_path
+from tests.conftest import compat_json
 
 SMITHS_ODD_LOT: dict[str, Any] = {
     "id": "smiths_odd_lot", "label": "Smith's odd lot", "rolls": 2,
     "entries": [{"item": "kit/silver-nail", "weight": 1, "count": "1d4"},
                 {"item": "kit/grave-spade", "weight": 2},
                 {"coins": "shilling", "weight": 1, "count": "1d6"}]}
-
-
-def gravewatch() -> Ruleset:
-    """Gravewatch exactly as the compat file has it (a market without a market day)."""
-    return load_ruleset(compat_path("gravewatch.json"))
 
 
 def market_day_data() -> dict[str, Any]:

@@ -12,8 +12,10 @@ from middleware.resolve.market.stock import todays_stock
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState, MarketDay
-from tests.conftest import compat_json, compat_path
-from tests.market.day_helpers import context, gravewatch, market_day, market_day_data, start
+from tests.conftest import compat_json
+from tests.market.day_helpers import context, market_day, market_day_data, start
+from tests.rulesets import ember as ember_roads
+from tests.rulesets import gravewatch
 
 GRAVEWATCH = gravewatch()
 TOWN = '[place: name="Millbrook" size="market town"]'
@@ -30,7 +32,7 @@ def lines(ruleset: Ruleset, state: GameState, seed: int = 7) -> list[str]:
 
 def test_a_ruleset_without_a_market_gets_no_block() -> None:
     """ITM-MARKET-25: only a ruleset with a market gets the ``MARKET`` instructions."""
-    ember = load_ruleset(compat_path("ember-roads.json"))
+    ember = ember_roads()
     assert "" == market_block(ember, start(ember), 7)
 
 

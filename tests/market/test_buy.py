@@ -33,10 +33,11 @@ from middleware.state import (
     Stack,
 )
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_json, compat_path
+from tests.conftest import compat_json
 from tests.market.day_helpers import market_day
+from tests.rulesets import gravewatch
 
-GRAVEWATCH = load_ruleset(compat_path("gravewatch.json"))
+GRAVEWATCH = gravewatch()
 TOWN = Place(name="Millbrook", size="town")
 VILLAGE = Place(name="Ashby", size="village")
 HAMLET = Place(name="Ashford", size="hamlet")

@@ -12,6 +12,7 @@ from middleware.character.summary import state_summary
 from middleware.errors import RulesetError
 from middleware.items.bag import Goods
 from middleware.items.effects import held_items
+from middleware.items.index import item_index
 from middleware.resolve.inventory.fakes.goods import badges, fake_for, gm_note, honest_sale
 from middleware.resolve.inventory.fakes.notice import notice_before_buy
 from middleware.resolve.inventory.fakes.tells import About, best, tries
@@ -280,8 +281,9 @@ def test_nothing_to_check_is_refused_and_keeps_the_attempt(bag: Stack, why: str)
 def test_the_best_check_is_the_one_with_the_best_chance() -> None:
     """ITM-FAKE-14/15/19: the Medicine tell needs the kit in Mira's own bag; with it, Medicine
     (+0 against 13) beats Arcana (+4 against 18); without it only Arcana is possible."""
-    poison = RULES.catalogs[-2].entries[1].item
-    assert poison is not None
+    found = item_index(RULES).by_ref(POISON)
+    assert found is not None
+    poison = found.item
     asked: list[tuple[Tell, About]] = [(t, "item") for t in poison.tells]
     with_kit = party(RULES, mira(FAKE_HEALING, Stack(item=KIT)))
     without = party(RULES, mira(FAKE_HEALING))

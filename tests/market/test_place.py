@@ -12,12 +12,12 @@ from middleware.engine import Engine
 from middleware.pipeline import resolve_reply
 from middleware.resolve import dispatch
 from middleware.resolve.market.day import pricing_place
-from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, Place, Stack
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_path
-from tests.market.day_helpers import context, gravewatch, probe, start
+from tests.market.day_helpers import context, probe, start
+from tests.rulesets import ember as ember_roads
+from tests.rulesets import gravewatch
 
 GRAVEWATCH = gravewatch()
 
@@ -67,7 +67,7 @@ def test_a_place_without_a_size_has_no_market() -> None:
 
 def test_a_ruleset_without_a_market_takes_places_but_no_sizes() -> None:
     """ITM-MARKET-15: Ember Roads has no market, so every size is one it does not have."""
-    ember = load_ruleset(compat_path("ember-roads.json"))
+    ember = ember_roads()
     assert "unknown-size" == answer('[place: name="Ford" size="town"]', ember)[1]["reason"]
     assert Place(name="Ford") == answer('[place: name="Ford"]', ember)[2]
 

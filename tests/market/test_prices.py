@@ -5,7 +5,6 @@ cheap ×0.75, fair ×1, dear ×1.5) and on the 5e coins (cp 1, sp 10, ep 50, gp 
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 
 import pytest
 
@@ -15,13 +14,8 @@ from middleware.resolve.market.prices import buy_back, half_up, in_coins, price,
 from middleware.resolve.market.sellers import smallest_place, unsold
 from middleware.rules.items_money import Currency
 from middleware.rules.load import load_ruleset
-from middleware.rules.ruleset import Ruleset
-from tests.conftest import compat_json, compat_path
-
-
-@cache
-def gravewatch() -> Ruleset:
-    return load_ruleset(compat_path("gravewatch.json"))
+from tests.conftest import compat_json
+from tests.rulesets import gravewatch
 
 
 def coin(name: str) -> Coin:

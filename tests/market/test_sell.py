@@ -20,11 +20,11 @@ from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState, Place, Stack
-from tests.conftest import compat_path
 from tests.market.day_helpers import market_day_data
+from tests.rulesets import gravewatch
 
 MARKET_DAY = load_ruleset(market_day_data())
-NO_BUY_BACK = load_ruleset(compat_path("gravewatch.json"))
+NO_BUY_BACK = gravewatch()
 TOWN = Place(name="Millbrook", size="town")
 HAMLET = Place(name="Ashford", size="hamlet")
 COAT = "kit/lantern-coat"

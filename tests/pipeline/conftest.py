@@ -1,4 +1,5 @@
-"""An engine on the in-memory store with the Ember Roads ruleset (2d6 + stat) and a small party."""
+"""An engine on the in-memory store with the bundled Lantern and Ledger ruleset (2d6 + stat) and a
+small party."""
 
 from __future__ import annotations
 
@@ -6,22 +7,21 @@ import pytest
 
 from middleware.engine import Engine
 from middleware.resolve import Context, Resolution
-from middleware.rules.load import load_ruleset
+from middleware.rules.registry import load_bundled
 from middleware.segments import Tag
 from middleware.state import Character, GameState, Sheet, Stack
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_path
 
 ADA = Character(name="Ada", player=True,
-                sheet=Sheet.model_validate({"v": 1, "build": {"abilities": {"brawn": 2},
-                                                              "skills": {"scrap": "trained"}}}))
+                sheet=Sheet.model_validate({"v": 1, "build": {"abilities": {"hand": 2},
+                                                              "skills": {"climb": "apprentice"}}}))
 JUNO = Character(name="Juno")
 
 
 @pytest.fixture
 async def engine() -> Engine:
     engine = Engine(MemoryStore())
-    await engine.create_game("chat", load_ruleset(compat_path("ember-roads.json")), [ADA, JUNO],
+    await engine.create_game("chat", load_bundled("lantern-and-ledger"), [ADA, JUNO],
                              seed=7)
     return engine
 

@@ -10,14 +10,13 @@ import pytest
 from middleware.engine import Engine
 from middleware.records import clean_value, clean_values
 from middleware.resolve.dispatch import record_from_json
-from middleware.rules.load import load_ruleset
+from middleware.rules.registry import load_bundled
 from middleware.state import Character, Sheet
 from middleware.stores import MemoryStore, SQLiteStore, Store
 from middleware.stores.codec import Encoded, encode_json
-from tests.conftest import compat_path
 
-REPLY = ('Rain. [skill_check: skill="Scrap" dc="8"] Then [skill_check: skill="Sneak ✓ ö" '
-         'difficulty="Hard" who="Ada"] and [skill_check: skill="Sway" dc=10 with="Wits"].')
+REPLY = ('Rain. [skill_check: skill="Climb" dc="8"] Then [skill_check: skill="Sneak ✓ ö" '
+         'difficulty="Hard" who="Ada"] and [skill_check: skill="Haggle" dc=10 with="Eye"].')
 
 
 async def a_store(kind: str, tmp_path: Path) -> Store:
@@ -32,8 +31,8 @@ async def test_a_stored_candidate_reads_back_as_the_engine_returned_it(
     store = await a_store(kind, tmp_path)
     engine = Engine(store)
     ada = Character(name="Ada", player=True, sheet=Sheet.model_validate(
-        {"v": 1, "build": {"abilities": {"brawn": 2}, "skills": {"scrap": "trained"}}}))
-    await engine.create_game("c", load_ruleset(compat_path("ember-roads.json")), [ada], seed=4)
+        {"v": 1, "build": {"abilities": {"hand": 2}, "skills": {"climb": "apprentice"}}}))
+    await engine.create_game("c", load_bundled("lantern-and-ledger"), [ada], seed=4)
     done = await engine.process("c", 1, REPLY, seed=11)
     row = await store.get_candidate("c", 1, done.candidate)
     await store.close()

@@ -8,9 +8,10 @@ from structlog.testing import capture_logs
 from middleware.engine import Engine
 from middleware.errors import GameError
 from middleware.resolve import dispatch
+from middleware.rules.registry import load_bundled
 from tests.pipeline.conftest import pebbles, pocket_resolver
 
-CHECK = '[skill_check: skill="Scrap" dc="8"]'
+CHECK = '[skill_check: skill="Climb" dc="8"]'
 
 
 @pytest.fixture
@@ -19,12 +20,12 @@ def pocket(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_a_check_is_rolled_with_scripted_dice(engine: Engine) -> None:
-    """Ada's Scrap is Brawn 2 + trained 1 = +3; 3 + 4 + 3 = 10 against dc 8 succeeds."""
+    """Ada's Climb is Hand 2 + apprentice 1 = +3; 3 + 4 + 3 = 10 against dc 8 succeeds."""
     done = await engine.process("chat", 1, f"She heaves. {CHECK} The door gives.", dice=[3, 4])
     record = done.records[0].model_dump()
     assert ([3, 4], 10, 8, True) == (record["rolls"], record["total"], record["dc"],
                                      record["success"])
-    assert done.text.startswith("She heaves. [skill_check: skill=\"Scrap\" dc=\"8\" rolls=\"3|4\"")
+    assert done.text.startswith("She heaves. [skill_check: skill=\"Climb\" dc=\"8\" rolls=\"3|4\"")
     assert done.text.endswith("] The door gives.")
 
 
@@ -67,13 +68,11 @@ async def test_a_stored_seed_replays_the_same_dice(engine: Engine) -> None:
 
 async def test_fair_dice_throw_the_same_for_every_candidate_of_a_turn() -> None:
     """SPEC §5 ``dice: "turn"``: regenerating cannot fish for a better roll."""
-    from middleware.rules.load import load_ruleset
     from middleware.stores.memory import MemoryStore
-    from tests.conftest import compat_path
     from tests.pipeline.conftest import ADA
 
     engine = Engine(MemoryStore())
-    await engine.create_game("fair", load_ruleset(compat_path("ember-roads.json")), [ADA],
+    await engine.create_game("fair", load_bundled("lantern-and-ledger"), [ADA],
                              dice="turn")
     one = await engine.process("fair", 1, CHECK)
     two = await engine.process("fair", 1, f"Again: {CHECK}")

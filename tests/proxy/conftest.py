@@ -27,10 +27,9 @@ from starlette.routing import Route
 from middleware.engine import Engine
 from middleware.proxy import GameConfig, HttpUpstream, create_app
 from middleware.proxy.chat import Message, chat_id
-from middleware.rules.load import load_ruleset
 from middleware.state import Character, Sheet
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_path
+from tests import rulesets
 
 ADA = Character(name="Ada", player=True,
                 sheet=Sheet.model_validate({"v": 1, "build": {"abilities": {"brawn": 2},
@@ -170,7 +169,7 @@ async def running_proxy(games: GameConfig, model: FakeModel,
 
 def ember(dice: str = "candidate") -> GameConfig:
     """Ember Roads (2d6 + stat, no market) with Ada: Scrap is Brawn 2 + trained 1 = +3."""
-    rules = load_ruleset(compat_path("ember-roads.json"))
+    rules = rulesets.ember()
     return GameConfig(rules, (ADA,), seed=5, dice="turn" if dice == "turn" else "candidate")
 
 

@@ -14,6 +14,7 @@ import pytest
 from middleware.rules import validate_ruleset
 from tests.conftest import compat_json
 from tests.rules.kind_examples import BLADES, CTHULHU, GENESYS, ruleset_with
+from tests.rulesets import by_ids, entry
 
 Raw = dict[str, Any]
 
@@ -36,12 +37,13 @@ EXWOD: Raw = {
 }
 """The digest's dice-pool reference resolution (checks.md §3)."""
 
-CHARM = "$.catalogs[0].entries[1].mechanics.check"
+CHARM = "<charms/grave-sight>.mechanics.check"
 """Gravewatch's "Grave sight" charm: ``{"explode": 8}``."""
 
 
 def paths(raw: Raw) -> list[str]:
-    return [p.path for p in validate_ruleset(raw)]
+    """The JSON paths the loader blames, catalog entries named by id."""
+    return [by_ids(raw, p.path) for p in validate_ruleset(raw)]
 
 
 def grave() -> Raw:
@@ -134,7 +136,7 @@ def test_charm_outside_the_ruleset_limits(check: Raw, path: str) -> None:
     """CHK-IMPORT-08/12 / CHK-CHARM-05/06: a charm's threshold stays in target.min..max, its
     explode or double moves a rule that has a ``min``, within min..die.sides."""
     raw = grave()
-    raw["catalogs"][0]["entries"][1]["mechanics"]["check"] = check
+    entry(raw, "charms/grave-sight")["mechanics"]["check"] = check
     assert [path] == paths(raw)
 
 
@@ -148,15 +150,15 @@ def test_charm_explode_when_the_rule_has_no_min() -> None:
 def test_charm_that_changes_nothing() -> None:
     """CHK-IMPORT-45 / CHK-CHARM-07: a mechanics.check with none of the six keys."""
     raw = grave()
-    raw["catalogs"][0]["entries"][1]["mechanics"]["check"] = {}
+    entry(raw, "charms/grave-sight")["mechanics"]["check"] = {}
     assert [CHARM] == paths(raw)
 
 
 def test_charm_reroll_up_to_the_highest_face() -> None:
     """CHK-IMPORT-46 / CHK-CHARM-02: a charm's reroll.upTo must be below the die's 10."""
     raw = grave()
-    raw["catalogs"][0]["entries"][0]["mechanics"]["check"]["reroll"]["upTo"] = 10
-    assert ["$.catalogs[0].entries[0].mechanics.check.reroll.upTo"] == paths(raw)
+    entry(raw, "charms/steady-hand")["mechanics"]["check"]["reroll"]["upTo"] = 10
+    assert ["<charms/steady-hand>.mechanics.check.reroll.upTo"] == paths(raw)
 
 
 # --- dice-highest (CHK-IMPORT-14..16, CHK-HIGH-05/13) ------------------------------------------

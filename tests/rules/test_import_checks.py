@@ -14,6 +14,7 @@ from middleware.errors import RulesetError
 from middleware.rules import load_ruleset, validate_ruleset
 from tests.conftest import compat_json
 from tests.rules.kind_examples import BLADES, CTHULHU, GENESYS, ruleset_with
+from tests.rulesets import by_ids, entry
 
 Raw = dict[str, Any]
 
@@ -27,7 +28,8 @@ MARGIN_TIERS: list[Raw] = [
 
 
 def paths(raw: Raw) -> list[str]:
-    return [p.path for p in validate_ruleset(raw)]
+    """The JSON paths the loader blames, catalog entries named by id."""
+    return [by_ids(raw, p.path) for p in validate_ruleset(raw)]
 
 
 def ember() -> Raw:
@@ -238,8 +240,9 @@ def test_spend_on_dice_sum() -> None:
 def test_mechanics_check_in_dice_sum() -> None:
     """CHK-IMPORT-47 / CHK-CHARM-08: a dice-sum ruleset cannot apply a catalog charm."""
     raw = ember()
-    raw["catalogs"][0]["entries"][0]["mechanics"] = {"kind": "utility", "check": {"successes": 1}}
-    assert ["$.catalogs[0].entries[0].mechanics.check"] == paths(raw)
+    entry(raw, "knacks/road-sense")["mechanics"] = {"kind": "utility",
+                                                  "check": {"successes": 1}}
+    assert ["<knacks/road-sense>.mechanics.check"] == paths(raw)
 
 
 # --- outcome tiers (CHK-OUT, CHK-IMPORT-30..35) -----------------------------------------------

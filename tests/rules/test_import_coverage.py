@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import SHARED
 from tests.coverage import Digest, docstrings_of_test_functions
+from tests.peer import spec_path
 
-CHECKS = Digest(SHARED / "spec" / "checks.md", "CHK")
+CHECKS = Digest(spec_path("checks.md"), "CHK")
 TESTS = Path(__file__).resolve().parent
 
 

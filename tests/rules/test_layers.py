@@ -18,10 +18,8 @@ from middleware.stores.memory import MemoryStore
 from middleware.transcript.replay import prepare, replay
 from tests.checks.pool_helpers import WARDEN, member
 from tests.conftest import compat_json, compat_path
-
-
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
+from tests.rulesets import compat_ruleset as ruleset
+from tests.rulesets import five_e
 
 
 def crown_loot() -> Ruleset:
@@ -138,11 +136,9 @@ def test_a_layer_takes_an_enum_value_out_of_a_field_while_it_is_on() -> None:
     stored value is kept but reads as the field's default (``none``) while the layer is on, so the
     spell save DC loses the Intelligence modifier; without the layer it is 8 + 2 + 3."""
     from middleware.character.check import view_for
-    from middleware.rules.load import load_ruleset
     from middleware.state import Character, GameState, Sheet
-    from tests.conftest import compat_path
 
-    rules = load_ruleset(compat_path("ruleset-5e-2014.example.json"))
+    rules = five_e()
     wizard = Character(name="Vell", player=True, sheet=Sheet.model_validate(
         {"v": 1, "build": {"abilities": {"int": 16}, "fields": {"spellcasting_ability": "int"}}}))
     plain = GameState(ruleset=rules.id, party=(wizard,))

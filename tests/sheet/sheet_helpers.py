@@ -7,9 +7,7 @@ not depend on it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from middleware.rules.catalogs import Catalog
@@ -18,15 +16,15 @@ from middleware.rules.items import ItemsBlock
 from middleware.rules.rests import Rest
 from middleware.rules.sheet import SheetBlock
 from middleware.state import Character, GameState
+from tests.peer import compat_json
 
-COMPAT = Path(__file__).resolve().parents[2] / ".." / "shared" / "compat"
 FILES = {"gravewatch": "gravewatch.json", "ember": "ember-roads.json",
          "5e": "ruleset-5e-2014.example.json"}
 
 
 def raw(name: str) -> Any:
     """A fresh parsed copy of a compat file (safe to change)."""
-    return json.loads((COMPAT / FILES[name]).read_text(encoding="utf-8"))
+    return compat_json(FILES[name])
 
 
 @dataclass(frozen=True)

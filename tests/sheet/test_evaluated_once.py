@@ -15,7 +15,8 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import Build, Character, GameState, Sheet
-from tests.conftest import compat_json, compat_path
+from tests import rulesets
+from tests.conftest import compat_json
 
 TINKER = Tag("skill_check", {"skill": "Tinker", "dc": "10"}, (), '[skill_check: skill="Tinker" '
              'dc="10"]', 0, 34)
@@ -29,7 +30,7 @@ def juno(wits: int) -> Character:
 
 @pytest.fixture(scope="module")
 def ember() -> Ruleset:
-    return load_ruleset(compat_path("ember-roads.json"))
+    return rulesets.ember()
 
 
 def tinker(ruleset: Ruleset, state: GameState, faces: list[int]) -> CheckRecord:

@@ -16,16 +16,16 @@ from structlog.testing import capture_logs
 import middleware
 from middleware.character.check import view_for
 from middleware.errors import TranscriptError
-from middleware.rules import Ruleset, load_ruleset
+from middleware.rules import Ruleset
 from middleware.sheet.evaluate import SheetView
 from middleware.sheet.party import read_party
 from middleware.sheet.peer import PeerCharacter, read_peer_character, read_peer_party
 from middleware.state import Live, PoolValue, Stack, Wounds
-from tests.conftest import compat_path
+from tests.rulesets import ember, gravewatch
 from tests.sheet.sheet_helpers import BRAM, JUNO
 
-GRAVE: Ruleset = load_ruleset(compat_path("gravewatch.json"))
-EMBER: Ruleset = load_ruleset(compat_path("ember-roads.json"))
+GRAVE: Ruleset = gravewatch()
+EMBER: Ruleset = ember()
 
 
 def bram_card() -> dict[str, Any]:

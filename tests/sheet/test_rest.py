@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +22,9 @@ from middleware.state import Character, GameState, Live, PoolValue, Wounds
 from middleware.stores.memory import MemoryStore
 from middleware.transcript import prepare, replay
 from tests.conftest import compat_json, compat_path
+from tests.rulesets import compat_ruleset as ruleset
+from tests.rulesets import gravewatch
 from tests.sheet.sheet_helpers import BRAM, JUNO
-
-
-@cache
-def ruleset(name: str) -> Ruleset:
-    return load_ruleset(compat_path(name))
-
-
-def gravewatch() -> Ruleset:
-    return ruleset("gravewatch.json")
 
 
 def rest(rules: Ruleset, character: Character, name: str, faces: tuple[int, ...] = ()) -> Rested:

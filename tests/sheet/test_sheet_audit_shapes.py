@@ -22,6 +22,7 @@ from middleware.sheet.rules_view import sheet_rules
 from middleware.state import Build, Live
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_json
+from tests.rulesets import by_ids, entry
 from tests.sheet.audit_helpers import FILES, Raw, built, changed, member, rules, view
 from tests.sheet.sheet_helpers import BRAM
 
@@ -29,10 +30,11 @@ Change = Callable[[Raw], object]
 
 
 def refused(name: str, change: Change) -> list[str]:
-    """The JSON paths ``validate`` reports for a compat file with ``change`` applied."""
+    """The JSON paths ``validate`` reports for a compat file with ``change`` applied (catalog
+    entries named by id)."""
     data = compat_json(FILES[name])
     change(data)
-    return [p.path for p in validate_ruleset(data)]
+    return [by_ids(data, p.path) for p in validate_ruleset(data)]
 
 
 def sheet(d: Raw) -> Any:
@@ -229,9 +231,8 @@ def test_spend_pool_must_exist_and_start_full() -> None:
 def test_catalog_rows_must_fit_their_list() -> None:
     """SHEET-IMPORT-23: a charm row with a column the charms list does not have is refused."""
     def colour(d: Raw) -> None:
-        catalog = next(c for c in d["catalogs"] if c["id"] == "charms")
-        catalog["entries"][0]["rows"][0]["colour"] = "red"
-    assert ["$.catalogs[0].entries[0].rows[0].colour"] == refused("gravewatch", colour)
+        entry(d, "charms/steady-hand")["rows"][0]["colour"] = "red"
+    assert ["<charms/steady-hand>.rows[0].colour"] == refused("gravewatch", colour)
 
 
 @pytest.mark.parametrize(("change", "path"), [

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.conftest import SHARED
 from tests.coverage import Digest, every_docstring_and_comment
+from tests.peer import spec_path
 
-SHEET = Digest(SHARED / "spec" / "sheet.md", "SHEET")
+SHEET = Digest(spec_path("sheet.md"), "SHEET")
 TESTS = Path(__file__).resolve().parents[1]
 
 OUT_OF_SCOPE: dict[str, str] = {

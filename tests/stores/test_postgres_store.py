@@ -14,7 +14,7 @@ import pytest
 from middleware.errors import GameError, StoreError
 from middleware.stores.base import CandidateRow, GameRow
 from middleware.stores.postgres import PostgresStore
-from tests.conftest import compat_json
+from tests.rulesets import bundled_json
 from tests.stores.pg import PG_URL, connect, fresh_schema, schema_of
 
 
@@ -32,7 +32,7 @@ async def store(url: str) -> AsyncIterator[PostgresStore]:
 
 
 def a_game(chat: str = "millbrook") -> GameRow:
-    return GameRow(chat, "ember-roads", compat_json("ember-roads.json"), 7, {},
+    return GameRow(chat, "lantern-and-ledger", bundled_json("lantern-and-ledger"), 7, {},
                    {"party": [{"name": "Ada"}]})
 
 

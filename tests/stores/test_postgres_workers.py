@@ -19,10 +19,9 @@ import pytest
 
 from middleware.engine import Engine
 from middleware.errors import GameError, StoreError
-from middleware.rules.load import load_ruleset
+from middleware.rules.registry import load_bundled
 from middleware.stores.base import CandidateRow
 from middleware.stores.postgres import PostgresStore
-from tests.conftest import compat_json
 from tests.stores.pg import connect, fresh_schema, schema_of
 
 CHAT = "millbrook"
@@ -40,11 +39,11 @@ async def url() -> AsyncIterator[str]:
 
 
 async def a_game(url: str, turns: int) -> None:
-    """The shared game: ember-roads, with turns 1..``turns`` started."""
+    """The shared game: lantern-and-ledger (bundled), with turns 1..``turns`` started."""
     store = await PostgresStore.open(url)
     try:
         engine = Engine(store)
-        await engine.create_game(CHAT, load_ruleset(compat_json("ember-roads.json")), seed=7)
+        await engine.create_game(CHAT, load_bundled("lantern-and-ledger"), seed=7)
         for turn in range(1, turns + 1):
             await engine.user(CHAT, turn, f"turn {turn}")
     finally:

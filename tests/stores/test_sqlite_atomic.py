@@ -16,7 +16,7 @@ import pytest
 from middleware.errors import GameError, StoreError
 from middleware.stores import SQLiteStore
 from middleware.stores.base import CandidateRow, GameRow
-from tests.conftest import compat_json
+from tests.rulesets import bundled_json
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ async def store(path: Path) -> AsyncIterator[SQLiteStore]:
 
 
 def a_game() -> GameRow:
-    return GameRow("millbrook", "ember-roads", compat_json("ember-roads.json"), 7, {},
+    return GameRow("millbrook", "lantern-and-ledger", bundled_json("lantern-and-ledger"), 7, {},
                    {"party": [{"name": "Ada"}]})
 
 

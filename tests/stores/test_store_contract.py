@@ -16,7 +16,7 @@ from middleware.errors import GameError, StoreError
 from middleware.stores import MemoryStore, SQLiteStore, Store
 from middleware.stores.base import CandidateRow, GameRow, TurnRow
 from middleware.stores.postgres import PostgresStore
-from tests.conftest import compat_json
+from tests.rulesets import bundled_json
 from tests.stores.pg import fresh_schema
 
 KINDS = ["memory", "sqlite", "postgres"]
@@ -36,12 +36,12 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     await made.close()
 
 
-def a_game(chat: str = "millbrook", ruleset: str = "gravewatch.json") -> GameRow:
-    """A game on a real compat ruleset, with a state holding the JSON shapes records use."""
+def a_game(chat: str = "millbrook", ruleset: str = "cinder-watch") -> GameRow:
+    """A game on a real bundled ruleset, with a state holding the JSON shapes records use."""
     state = {"party": [{"name": "Ada", "bag": [{"item": "Hand axe", "count": 1}]}],
              "place": None, "chance": 0.4375, "note": "ö ✓ \u2028 \"quoted\""}
-    return GameRow(chat=chat, ruleset_id=ruleset.removesuffix(".json"),
-                   ruleset=compat_json(ruleset), seed=7, options={"dice": "candidate"},
+    return GameRow(chat=chat, ruleset_id=ruleset,
+                   ruleset=bundled_json(ruleset), seed=7, options={"dice": "candidate"},
                    state=state)
 
 
@@ -62,10 +62,9 @@ async def played(store: Store, turns: int = 1, chat: str = "millbrook") -> None:
 
 # -- games -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("ruleset", ["gravewatch.json", "ember-roads.json",
-                                     "ruleset-5e-2014.example.json"])
+@pytest.mark.parametrize("ruleset", ["cinder-watch", "lantern-and-ledger", "tidemark-d20"])
 async def test_a_game_reads_back_as_written(store: Store, ruleset: str) -> None:
-    """A game created on any compat ruleset reads back equal, its ruleset JSON untouched."""
+    """A game created on any ruleset reads back equal, its ruleset JSON untouched."""
     game = a_game(ruleset=ruleset)
     await store.create_game(game)
     assert game == await store.get_game("millbrook")

@@ -19,39 +19,60 @@ class HighestPool(Strict):
     """CHK-HIGH-01 / CHK-IMPORT-15: bounds on the dice thrown, at most 20."""
 
     min: int = Field(default=0, ge=0, le=20)
+    """The fewest dice thrown (0 to 20)."""
     max: int = Field(ge=0, le=20)
+    """The most dice thrown (at most 20)."""
 
 
 class Critical(Strict):
     """CHK-HIGH-05: ``count`` dice at the highest face (or at least ``face``) make a critical."""
 
     count: int = Field(default=2, ge=1, le=20)
+    """How many dice at the highest face make a critical success (2 by default: Blades' two
+    sixes)."""
     face: int | None = Field(default=None, ge=1, le=100)
+    """Dice at this face or higher count towards the critical, instead of only the highest face."""
 
 
 class Dark(Strict):
     """CHK-HIGH-06..08: Trophy Dark's dark dice, 1..10 per check (CHK-IMPORT-14)."""
 
     label: Label
+    """What the dark dice are called."""
     max: int = Field(ge=1, le=10)
+    """The most dark dice one check may add with ``dark=`` (1 to 10)."""
     text: str | None = Field(default=None, max_length=200)
+    """What the dark dice mean at the table, told to the Game Master (up to 200 characters)."""
     outcome: Literal["all", "light"] = "all"
+    """``all`` (default): dark dice are read with the light ones; ``light``: only the light dice
+    decide the result."""
 
 
 class DiceHighest(ResolutionBase):
     """CHK-HIGH-01..15: Blades in the Dark and Trophy Dark."""
 
     kind: Literal["dice-highest"]
+    """``dice-highest``: throw a handful of dice and read the highest (or the top two or three)."""
     die: Die
+    """The die every die thrown is."""
     pool: HighestPool
+    """Bounds on how many dice are thrown."""
     keep: int = Field(default=1, ge=1, le=3)
+    """How many of the highest dice are summed into the total (1 to 3; 1 by default)."""
     zero_dice: Literal["lowest-of-two", "fail"] = Field(default="lowest-of-two", alias="zeroDice")
+    """What a character with no dice does: ``lowest-of-two`` (default: throw two, keep the lower,
+    never a critical) or ``fail``."""
     critical: Critical | None = None
+    """How many dice at the highest face make a critical success."""
     dark: Dark | None = None
+    """Trophy Dark's dark dice, added to a check with ``dark=``."""
     situational_dice: SituationalDice | None = Field(default=None, alias="situationalDice")
+    """How many dice the Game Master may add or remove on one check with ``bonus=``."""
     difficulty_ladder: tuple[DcRung, ...] = Field(
         default=(), alias="difficultyLadder", max_length=40
     )
+    """The difficulties the Game Master chooses from by name, each with the number the kept dice
+    must reach."""
 
     def audit(self, combat: CombatBlock | None) -> Iterator[Problem]:
         """CHK-IMPORT: the problems only this kind can have, each with its JSON path."""

@@ -19,94 +19,135 @@ class Die(Strict):
     """CHK-POOL-02 / CHK-HIGH-02: the faces of every die in the pool (CHK-IMPORT-04: 2..100)."""
 
     sides: int = Field(ge=2, le=100)
+    """The faces of every die (2 to 100)."""
 
 
 class PoolSize(Strict):
     """CHK-POOL-03/04: bounds on the sheet number (``max`` at most 100, CHK-IMPORT-05)."""
 
     min: int = Field(default=0, ge=0, le=100)
+    """The fewest dice thrown (0 to 100); with 0 an empty pool fails without a roll."""
     max: int = Field(ge=0, le=100)
+    """The most dice thrown before any die explodes (at most 100)."""
     ability_plus_ability: bool = Field(default=False, alias="abilityPlusAbility")
+    """Whether an ability check may add a second ability's dice with ``with=``."""
 
 
 class Target(Strict):
     """CHK-POOL-05/17: the face a die must reach; adjustable when ``min`` < ``max``."""
 
     default: int = Field(ge=1, le=100)
+    """The face a die must reach to count as a success."""
     min: int = Field(ge=1, le=100)
+    """The lowest target a check may ask for with ``threshold=``."""
     max: int = Field(ge=1, le=100)
+    """The highest target a check may ask for; equal to ``min`` and ``default`` for a fixed
+    target."""
     from_: ValueRef | None = Field(default=None, alias="from")
+    """Reads each character's own target off the sheet (Lasers & Feelings' Number), clamped to
+    ``min``..``max``."""
 
 
 class FaceRule(Strict):
     """CHK-POOL-06..08: ``explode`` / ``double`` from a face; ``min``: how low a check moves it."""
 
     from_: int | None = Field(default=None, alias="from", ge=1, le=100)
+    """The face from which the rule applies; may be left out with a ``min``, and then applies only
+    when a check asks for it."""
     min: int | None = Field(default=None, ge=1, le=100)
+    """The lowest face a check (``explode=``, ``double=``) or a used entry may move the rule to."""
 
 
 class Cancel(Strict):
     """CHK-POOL-09: each face <= ``upTo`` removes one success."""
 
     up_to: int = Field(alias="upTo", ge=1, le=100)
+    """Each die showing this face or lower removes one success (below the lowest target)."""
 
 
 class Botch(Strict):
     """CHK-POOL-10/11: faces <= ``upTo`` with no success (or on half the dice) are a botch."""
 
     up_to: int = Field(alias="upTo", ge=1, le=100)
+    """Faces at or below this make a botch when no die succeeded (below the lowest target)."""
     rule: Literal["noSuccesses", "halfOrMore"] = "noSuccesses"
+    """``noSuccesses`` (default): a botch when no die succeeded; ``halfOrMore``: only when such
+    faces show on half the dice or more, else a complication."""
 
 
 class Exceptional(Strict):
     """CHK-POOL-12: this many net successes on a passed check make it a critical success."""
 
     successes: int = Field(ge=1, le=400)
+    """Net successes at or above this on a passed check make it a critical success."""
 
 
 class SituationalDice(Strict):
     """CHK-POOL-13 / CHK-HIGH-11: how many dice ``bonus=`` may add or remove."""
 
     min: int = Field(ge=-100, le=0)
+    """The most dice ``bonus=`` may remove (0 or below)."""
     max: int = Field(ge=0, le=100)
+    """The most dice ``bonus=`` may add (0 or above)."""
 
 
 class Stance(Strict):
     """CHK-POOL-18: a stance's skills count the dice below (or above) the target instead."""
 
     id: Id
+    """The stance's id."""
     label: Label
+    """The stance's name, e.g. ``Lasers``."""
     count: Literal["below", "above"]
+    """Which dice count as successes for its skills: those ``below`` or ``above`` the target."""
     skills: tuple[str, ...] = Field(min_length=1, max_length=120)
+    """The skills the stance covers (1 to 120); a skill belongs to at most one stance."""
 
 
 class Exact(Strict):
     """CHK-POOL-19: a die showing exactly the target; one success unless ``counts`` is false."""
 
     label: Label
+    """What a die showing exactly the target is called (``LASER FEELINGS``)."""
     text: str | None = Field(default=None, max_length=200)
+    """What it gives at the table, told to the Game Master (up to 200 characters)."""
     counts: bool = True
+    """Whether such a die counts as one success (true by default)."""
 
 
 class DicePool(ResolutionBase):
     """CHK-POOL-01..26: the counted kind (Gravewatch, exwod, Lasers & Feelings)."""
 
     kind: Literal["dice-pool"]
+    """``dice-pool``: throw the sheet number in dice and count the dice that reach a target."""
     die: Die
+    """The die every die of the pool is."""
     pool: PoolSize
+    """Bounds on how many dice are thrown."""
     target: Target
+    """The face a die must reach, and how far a check may move it."""
     explode: FaceRule | None = None
+    """A face at or above ``from`` throws one more die, which may explode again."""
     double: FaceRule | None = None
+    """A face at or above ``from`` counts as two successes."""
     cancel: Cancel | None = None
+    """Low faces that each remove one success."""
     botch: Botch | None = None
+    """Low faces that make a failed check a botch (a critical failure)."""
     exceptional: Exceptional | None = None
+    """Net successes that make a passed check a critical success."""
     situational_dice: SituationalDice | None = Field(default=None, alias="situationalDice")
+    """How many dice the Game Master may add or remove on one check with ``bonus=``."""
     reroll: tuple[NamedReroll, ...] = Field(default=(), max_length=6)
+    """Free re-rolls the system grants, each named on a check with ``reroll=`` (up to 6)."""
     stances: tuple[Stance, ...] = Field(default=(), max_length=6)
+    """Stances whose skills count the dice below or above the target instead (up to 6)."""
     exact: Exact | None = None
+    """What a die showing exactly the target does."""
     difficulty_ladder: tuple[PoolRung, ...] = Field(
         default=(), alias="difficultyLadder", max_length=40
     )
+    """The difficulties the Game Master chooses from by name, each with the successes needed."""
 
     def audit(self, combat: CombatBlock | None) -> Iterator[Problem]:
         """CHK-IMPORT: the problems only this kind can have, each with its JSON path."""

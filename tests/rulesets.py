@@ -1,0 +1,122 @@
+"""The rulesets the tests play on, in one place.
+
+The peer's example rulesets (``gravewatch``, ``ember``, ``5e``) are read through ``tests/peer.py``,
+so a test that uses one is skipped when they are absent; a test that only needs *a* realistic
+ruleset takes a bundled one (``bundled_json``). Catalog entries are found by their
+``<catalog>/<entry>`` id, never by position, so a file that gains an entry breaks no test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from middleware.rules.load import load_ruleset
+from middleware.rules.registry import BUNDLED
+from middleware.rules.ruleset import Ruleset
+from tests.peer import compat_json, compat_path
+
+Raw = dict[str, Any]
+
+FILES = {"gravewatch": "gravewatch.json", "ember": "ember-roads.json",
+         "5e": "ruleset-5e-2014.example.json"}
+"""Short names of the peer's example files (a file name is accepted as well)."""
+
+
+def file_of(name: str) -> str:
+    """``gravewatch`` or ``gravewatch.json`` -> ``gravewatch.json``."""
+    return FILES.get(name, name)
+
+
+@cache
+def compat_ruleset(name: str) -> Ruleset:
+    """A peer example ruleset as shipped, loaded once (frozen, so safe to share)."""
+    return load_ruleset(compat_path(file_of(name)))
+
+
+def gravewatch() -> Ruleset:
+    """Gravewatch: the peer's dice-pool example (d10, wardens, a market, loot)."""
+    return compat_ruleset("gravewatch")
+
+
+def ember() -> Ruleset:
+    """Ember Roads: the peer's 2d6 dice-sum example (travellers, bulk, coins)."""
+    return compat_ruleset("ember")
+
+
+def five_e() -> Ruleset:
+    """The peer's 5e (2014) example: d20, proficiency, conditions."""
+    return compat_ruleset("5e")
+
+
+def changed(name: str, edit: Callable[[Raw], object]) -> Ruleset:
+    """A peer example ruleset loaded after ``edit`` changed a fresh parsed copy."""
+    data: Raw = compat_json(file_of(name))
+    edit(data)
+    return load_ruleset(data)
+
+
+def bundled_json(ruleset_id: str) -> Raw:
+    """A fresh parsed copy of a ruleset bundled with the package (always there)."""
+    data: Raw = json.loads((BUNDLED / f"{ruleset_id}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _where(raw: Raw, ref: str) -> tuple[int, int]:
+    """The positions of catalog entry ``<catalog>/<entry>`` in a parsed ruleset."""
+    catalog_id, entry_id = ref.split("/", 1)
+    for i, catalog in enumerate(raw["catalogs"]):
+        if catalog["id"] == catalog_id:
+            for j, found in enumerate(catalog["entries"]):
+                if found["id"] == entry_id:
+                    return i, j
+    raise KeyError(f"no catalog entry {ref!r}")
+
+
+def entry(raw: Raw, ref: str) -> Raw:
+    """The catalog entry ``<catalog>/<entry>`` of a parsed ruleset, to read or change in place."""
+    i, j = _where(raw, ref)
+    found: Raw = raw["catalogs"][i]["entries"][j]
+    return found
+
+
+def item_of(raw: Raw, ref: str) -> Raw:
+    """The ``item`` object of an item-catalog entry, to change in place."""
+    found: Raw = entry(raw, ref)["item"]
+    return found
+
+
+def entry_path(name: str, ref: str) -> str:
+    """The JSON path the loader blames for entry ``ref`` of a peer example file."""
+    i, j = _where(compat_json(file_of(name)), ref)
+    return f"$.catalogs[{i}].entries[{j}]"
+
+
+def catalog(raw: Raw, catalog_id: str) -> Raw:
+    """The catalog with this id in a parsed ruleset."""
+    found: Raw = next(c for c in raw["catalogs"] if c["id"] == catalog_id)
+    return found
+
+
+def by_id(rows: list[Raw], wanted: str) -> Raw:
+    """The row of a parsed list (skills, pools, loot tables...) whose ``id`` is ``wanted``."""
+    found: Raw = next(r for r in rows if r.get("id") == wanted)
+    return found
+
+
+_ENTRY_PATH = re.compile(r"^\$\.catalogs\[(\d+)\](?:\.entries\[(\d+)\])?")
+
+
+def by_ids(raw: Raw, path: str) -> str:
+    """A JSON path with its catalog entry named by id: ``$.catalogs[2].entries[0].item.stats``
+    -> ``<outfitter/hand-axe>.item.stats`` (``<outfitter>`` for the catalog itself), so a test's
+    expected paths say which entry they mean."""
+    def named(found: re.Match[str]) -> str:
+        catalog_at = raw["catalogs"][int(found.group(1))]
+        if found.group(2) is None:
+            return f"<{catalog_at['id']}>"
+        return f"<{catalog_at['id']}/{catalog_at['entries'][int(found.group(2))]['id']}>"
+    return _ENTRY_PATH.sub(named, path)
