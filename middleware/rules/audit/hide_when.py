@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from middleware.errors import Problem
+from middleware.rules.ruleset import Ruleset
 from middleware.rules.sheet import SheetBlock
 from middleware.rules.sheet_fields import (
     BooleanField,
@@ -29,9 +30,9 @@ HOLDERS = ("fields", "derived", "lists", "live.pools", "live.tracks", "live.stat
 """Where a ``hideWhen`` may sit, as JSON paths under ``$.sheet``."""
 
 
-def check_hide_when(ruleset: Any) -> Iterable[Problem]:
+def check_hide_when(ruleset: Ruleset) -> Iterable[Problem]:
     """Every ``hideWhen`` value its field cannot hold, at the value's JSON path."""
-    sheet: SheetBlock = ruleset.sheet
+    sheet = ruleset.sheet
     fields = sheet.by_id.fields
     for path, hide in _hides(sheet):
         field = fields.get(hide.field)
@@ -83,7 +84,7 @@ def _cannot_hold(value: Scalar, field: SheetField, strict: bool) -> str | None:
     return None
 
 
-def check_layer_values(ruleset: Any) -> Iterable[Problem]:
+def check_layer_values(ruleset: Ruleset) -> Iterable[Problem]:
     """SHEET-IMPORT-19: a layer may not remove an enum value that any ``hideWhen`` compares with,
     since the thing it hides would flip while the layer is on."""
     compared = dict(_compared(ruleset.sheet))

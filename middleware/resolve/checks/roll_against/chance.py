@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from middleware.resolve.checks.kind import Roll, game_ladder, resolution_as
+from middleware.resolve.checks.kind import Roll, game_rungs, resolution_as
 from middleware.resolve.checks.odds import Odds
 from middleware.resolve.checks.roll_against.odds import against_odds
 from middleware.resolve.checks.roll_against.resolve import (
@@ -13,6 +13,7 @@ from middleware.resolve.checks.roll_against.resolve import (
     sheet_number,
     target_of,
 )
+from middleware.rules.common import AgainstRung
 from middleware.rules.kinds.roll_against import RollAgainst
 
 
@@ -21,7 +22,7 @@ def against_kind_odds(roll: Roll) -> Odds | None:
     when its dice have too many sums to work out (``odds_against.MAX_SUMS``)."""
     res = resolution_as(roll, RollAgainst)
     rules = against_rules_from(res)
-    aim = pick_aim(roll.ask, game_ladder(roll))
+    aim = pick_aim(roll.ask, game_rungs(roll, AgainstRung))
     tens, _ = read_tens(roll.ask, rules)
     check = against_check(res, target_of(sheet_number(roll.sheet, rules), aim), tens)
     return against_odds(check)
