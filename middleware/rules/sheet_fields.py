@@ -2,7 +2,7 @@
 
 Also the shared pieces every sheet model uses: ``Label`` (SHEET-FILE-04) and ``HideWhen``
 (SHEET-FLD-05). Cross-references (a ``section`` that exists, a ``hideWhen`` field that exists) are
-checked in ``checks_sheet``; only the shape and ranges of one object are checked here.
+checked in ``rules/audit/sheet.py``; only the shape and ranges of one object are checked here.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """A transcript's ``party`` entries, validated strictly (SHEET-TRN-01..05).
 
 Every problem is collected with its JSON path; one ``TranscriptError`` lists them all. The bag is
-checked as far as the raw ``catalogs`` and ``items`` allow cheaply (SHEET-TRN-05); the item rules
-proper are the next issue.
+checked against the ruleset's catalogs and ``items`` block (SHEET-TRN-05): each stack is one known
+item, coin or plain item within its limits.
 """
 
 from __future__ import annotations

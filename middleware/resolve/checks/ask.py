@@ -28,7 +28,7 @@ _WHOLE = re.compile(r"[-+]?\d+")
 class Difficulty(NamedTuple):
     """The number a check is read against, the rung that gave it (if any) and a note for the GM.
 
-    A named tuple, not a frozen dataclass: one is built per check (issue 2)."""
+    A named tuple, not a frozen dataclass: one is built per check."""
 
     dc: int
     rung: str | None = None

@@ -48,7 +48,7 @@ class Roll:
 class Rolled(NamedTuple):
     """A kind's answer: the record of the check and the state after it (pools paid).
 
-    A named tuple, not a frozen dataclass: one is built per check (issue 2)."""
+    A named tuple, not a frozen dataclass: one is built per check."""
 
     record: CheckRecord
     state: GameState

@@ -1,6 +1,6 @@
 """SHEET-IMPORT-09: a ``hideWhen`` may only compare its field with values that field can hold.
 
-``checks_sheet`` refuses a ``hideWhen`` naming no field; this refuses the values. Each value is
+``audit/sheet.py`` refuses a ``hideWhen`` naming no field; this refuses the values. Each value is
 checked on its own: the wrong type (text against a number field, a number against a boolean) or a
 value an enum does not offer is refused in any comparison; a number outside the field's range or a
 text longer than its ``maxLength`` is refused in ``notEquals`` and ``in`` only, because an

@@ -1,9 +1,9 @@
 """Import checks on ``resolution``: rules that compare one key with another (CHK-IMPORT).
 
 Each check yields ``Problem``s with the JSON path of the offending key, so a refused file lists
-every fault at once. Kind-specific rules are in ``checks_kinds.py``; this module holds the shared
-ones (CHK-COMMON, CHK-OUT, CHK-SPEND, CHK-OVR, SHEET-TIER-04, SHEET-ABL-04, SHEET-IMPORT-18/21) and
-the entry point ``check_resolution``.
+every fault at once. Kind-specific rules are beside each kind's model (``rules/kinds/<kind>.py``);
+this module holds the shared ones (CHK-COMMON, CHK-OUT, CHK-SPEND, CHK-OVR, SHEET-TIER-04,
+SHEET-ABL-04, SHEET-IMPORT-18/21) and the entry point ``check_resolution``.
 """
 
 from __future__ import annotations

@@ -90,7 +90,8 @@ def pool_countable(res: DicePool) -> int:
 
 def _rungs(res: AnyResolution, ladder: Rungs, path: str, own: bool) -> Iterator[Problem]:
     """Rungs the kind could never meet. ``own``: the resolution's own ladder, whose rung targets
-    ``checks_kinds`` already checks (CHK-IMPORT-10); a layer's ladder gets that check here."""
+    the kind's own audit in ``rules/kinds/`` already checks (CHK-IMPORT-10); a layer's ladder
+    gets that check here."""
     for i, rung in enumerate(ladder):
         where = f"{path}[{i}]"
         if isinstance(res, DicePool) and isinstance(rung, PoolRung):
@@ -234,7 +235,8 @@ KIND_AUDITS: dict[str, Callable[[Any, Ruleset], Iterator[Problem]]] = {
     "roll-against": _against,
     "symbol-pool": _symbol,
 }
-"""The never-trigger checks of each kind beyond ``checks_kinds`` (dice-sum has none left)."""
+"""The never-trigger checks of each kind beyond its audit in ``rules/kinds/`` (dice-sum has
+none left)."""
 
 
 # --- charms (CHK-CHARM-05/06, CHK-IMPORT-08/12/45) -------------------------------------------

@@ -2,7 +2,7 @@
 
 Each rule yields ``Problem``s with the JSON path of the offending key. Shapes and one-object ranges
 are the models' job (SHEET-IMPORT-01/02/04/07/11/20 in part); here live the rules that compare keys
-with one another. SHEET-TIER-04, SHEET-IMPORT-18 and -21 are enforced by ``checks_resolution``.
+with one another. SHEET-TIER-04, SHEET-IMPORT-18 and -21 are enforced by ``audit/resolution.py``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``dice_pool`` is the kind ``KINDS["dice-pool"]`` runs. It buys first (a used entry with ``use=``,
 else a standing ``spend=``; never both, CHK-CHARM, CHK-SPEND), reads the numbers into a
-``PoolCheck`` (``pool_read.py``), throws it (``pool_rules.roll_pool``), judges the net successes by
+``PoolCheck`` (``read.py``), throws it (``rules.roll_pool``), judges the net successes by
 the tiers (CHK-OUT-02/11) and writes the record (CHK-REC-01..08, CHK-REC-20). The state it answers
 carries the paid pool, so the next check in the reply spends from what is left (SPEC §3).
 """

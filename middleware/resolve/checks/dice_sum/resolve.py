@@ -67,7 +67,7 @@ def _sum_check(rules: SumRules, sheet: CheckSheet, dc: int, mode: Mode) -> tuple
     """CHK-SUM-01..09: the check as plain values and its chance (SPEC §6 ``chance``).
 
     A pure function of frozen values, worked out once per (rules, sheet) objects, dc and mode:
-    building the check and hashing it for its odds cost as much as throwing it (issue 2).
+    building the check and hashing it for its odds cost as much as throwing it.
     """
     return _SUM_CHECKS.get((rules, sheet), (dc, mode),
                            lambda: _new_sum_check(rules, sheet, dc, mode))

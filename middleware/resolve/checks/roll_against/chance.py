@@ -19,7 +19,7 @@ from middleware.rules.kinds.roll_against import RollAgainst
 
 def against_kind_odds(roll: Roll) -> Odds | None:
     """CHK-AGAINST: the ``AgainstCheck`` the roll-against kind builds (tens dice included); None
-    when its dice have too many sums to work out (``odds_against.MAX_SUMS``)."""
+    when its dice have too many sums to work out (``odds.MAX_SUMS``)."""
     res = resolution_as(roll, RollAgainst)
     rules = against_rules_from(res)
     aim = pick_aim(roll.ask, game_rungs(roll, AgainstRung))

@@ -3,10 +3,10 @@
 Steps: read the sheet's ability and training rank apart (CHK-COMMON-07, CHK-SYM-06) and fold every
 other sheet number into the signed bonus (CHK-SYM-07); read the tag (``dc=``/``difficulty=``,
 ``upgrade=``, ``bonus=``, ``setback=``, ``upgradeOwn=``, ``spend=``); build the pool
-(``symbol_pool.py``); throw each die as a die with one side per face (SPEC §5); count and cancel
-(``symbol_roll.py``); judge by ``success`` or the tiers (CHK-SYM-14/16); write the record with
+(``pool.py``); throw each die as a die with one side per face (SPEC §5); count and cancel
+(``roll.py``); judge by ``success`` or the tiers (CHK-SYM-14/16); write the record with
 ``symbols``, ``thrown``, ``symbolDetails``, ``setback``, ``upgradeOwn`` and the exact ``chance``
-(CHK-REC-16..19, ``odds_symbol.py``).
+(CHK-REC-16..19, ``odds.py``).
 
 Our readings: a critical symbol is always recorded in ``symbolDetails`` and the GM's line, and the
 record's ``critical`` carries the mark that agrees with the result (a failed check with a Triumph
