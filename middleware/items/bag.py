@@ -192,7 +192,7 @@ def _plain_key(name: str) -> str:
     return normalize_name(name)
 
 
-def every_index(values: tuple[Any, ...], wanted: object) -> list[int]:
+def every_index(values: tuple[object, ...], wanted: object) -> list[int]:
     """Every position of ``wanted`` in ``values``; the scan is ``tuple.index``, in C."""
     found: list[int] = []
     at = -1
@@ -248,8 +248,8 @@ def per_stack(bag: Bag, kind: Hashable, of: Callable[[Stack], T],
     return values
 
 
-def _apply(values: tuple[Any, ...], segments: Iterable[Segment],
-           of: Callable[[Stack], Any]) -> Iterable[tuple[Any, ...]]:
+def _apply(values: tuple[T, ...], segments: Iterable[Segment],
+           of: Callable[[Stack], T]) -> Iterable[tuple[T, ...]]:
     return (values[s] if isinstance(s, slice) else (of(s),) for s in segments)
 
 

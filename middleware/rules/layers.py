@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from middleware.cache import IdentityCache, per_ruleset
-from middleware.rules.catalogs import Catalog, CatalogEntry
+from middleware.rules.catalogs import Catalog, CatalogEntry, Scalar
 from middleware.rules.common import Rung
 from middleware.rules.ruleset import Ruleset
 
@@ -136,11 +136,11 @@ def _hidden(catalog: Catalog, hide: Layer) -> list[str]:
     return [f"{catalog.id}/{e.id}" for e in catalog.entries if _hides(hide, _value(e, name))]
 
 
-def _value(entry: CatalogEntry, name: str) -> Any:
+def _value(entry: CatalogEntry, name: str) -> Scalar | list[str] | None:
     return entry.filters.get(name)
 
 
-def _hides(hide: Layer, value: Any) -> bool:
+def _hides(hide: Layer, value: Scalar | list[str] | None) -> bool:
     """``above``/``below`` compare a number filter; ``equals`` a text one (tags: any of them)."""
     if "equals" in hide:
         wanted = str(hide["equals"]).casefold()

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
 from middleware.rules.base import Id, Strict, label_problem
 
 
-def _label(max_length: int) -> Any:
+def _label(max_length: int) -> AfterValidator:
     def check(value: str) -> str:
         problem = label_problem(value, max_length)
         if problem:

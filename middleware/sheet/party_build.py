@@ -40,7 +40,7 @@ class Ctx:
         self.problems.append(Problem(where, message))
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return None
     return float(value)

@@ -17,7 +17,7 @@ STACK_KEYS = {"item", "coins", "plain", "count", "nickname", "equipped", "bound"
               "loaded", "on"}
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

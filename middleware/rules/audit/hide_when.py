@@ -9,8 +9,8 @@ out-of-range ``equals`` (it simply never hides) is what older files have and the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol
 
 from middleware.errors import Problem
 from middleware.rules.ruleset import Ruleset
@@ -30,6 +30,20 @@ HOLDERS = ("fields", "derived", "lists", "live.pools", "live.tracks", "live.stat
 """Where a ``hideWhen`` may sit, as JSON paths under ``$.sheet``."""
 
 
+class Hideable(Protocol):
+    """A sheet object that may carry a ``hideWhen``."""
+
+    @property
+    def hide_when(self) -> HideWhen | None: ...
+
+
+def holders(sheet: SheetBlock) -> tuple[tuple[str, Sequence[Hideable]], ...]:
+    """Each place of ``HOLDERS`` with the objects it holds, in that order."""
+    live = sheet.live
+    return (("fields", sheet.fields), ("derived", sheet.derived), ("lists", sheet.lists),
+            ("live.pools", live.pools), ("live.tracks", live.tracks), ("live.states", live.states))
+
+
 def check_hide_when(ruleset: Ruleset) -> Iterable[Problem]:
     """Every ``hideWhen`` value its field cannot hold, at the value's JSON path."""
     sheet = ruleset.sheet
@@ -42,12 +56,9 @@ def check_hide_when(ruleset: Ruleset) -> Iterable[Problem]:
 
 def _hides(sheet: SheetBlock) -> Iterator[tuple[str, HideWhen]]:
     """Every ``hideWhen`` of the sheet with its JSON path."""
-    for name in HOLDERS:
-        owner: Any = sheet
-        for part in name.split("."):
-            owner = getattr(owner, part)
+    for name, owner in holders(sheet):
         for i, item in enumerate(owner):
-            hide: HideWhen | None = getattr(item, "hide_when", None)
+            hide = item.hide_when
             if hide is not None:
                 yield f"$.sheet.{name}[{i}].hideWhen", hide
 

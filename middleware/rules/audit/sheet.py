@@ -8,10 +8,11 @@ with one another. SHEET-TIER-04, SHEET-IMPORT-18 and -21 are enforced by ``audit
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from middleware.errors import Problem
+from middleware.rules.audit.hide_when import holders
 from middleware.rules.kinds.dice_pool import DicePool
+from middleware.rules.live import Extra, Track
 from middleware.rules.problems import repeats
 from middleware.rules.refs import ValueRef
 from middleware.rules.resolution import AnyResolution
@@ -75,14 +76,10 @@ def _sections(sheet: SheetBlock) -> Iterator[Problem]:
             section = getattr(item, "section", None)
             if section is not None and section not in declared:
                 yield Problem(f"$.sheet.{name}[{i}].section", f"no section {section!r}")
-    holders: list[tuple[str, list[Any]]] = [
-        ("fields", sheet.fields), ("derived", sheet.derived), ("lists", sheet.lists),
-        ("live.pools", sheet.live.pools), ("live.tracks", sheet.live.tracks),
-        ("live.states", sheet.live.states)]
     fields = sheet.by_id.fields
-    for name, items in holders:
+    for name, items in holders(sheet):
         for i, item in enumerate(items):
-            hide = getattr(item, "hide_when", None)
+            hide = item.hide_when
             if hide is not None and hide.field not in fields:
                 yield Problem(f"$.sheet.{name}[{i}].hideWhen.field", f"no field {hide.field!r}")
 
@@ -159,7 +156,7 @@ def _tracks(sheet: SheetBlock) -> Iterator[Problem]:
         yield from _wound(path, t, sheet)
 
 
-def _wound(path: str, t: Any, sheet: SheetBlock) -> Iterator[Problem]:
+def _wound(path: str, t: Track, sheet: SheetBlock) -> Iterator[Problem]:
     if (t.levels is None) == (t.boxes is None):
         yield Problem(path, "a wound track declares exactly one of levels, boxes")
     if t.levels is not None:
@@ -172,24 +169,25 @@ def _wound(path: str, t: Any, sheet: SheetBlock) -> Iterator[Problem]:
         yield Problem(f"{path}.default", "a wound track's default is 0")
     if t.hide_when is not None:
         yield Problem(f"{path}.hideWhen", "a wound track cannot be hidden")
-    yield from _dupes(f"{path}.kinds", [k.id for k in t.kinds])
-    if len({k.severity for k in t.kinds}) != len(t.kinds):
+    kinds = t.kinds or []  # a wound track: the caller saw its kinds
+    yield from _dupes(f"{path}.kinds", [k.id for k in kinds])
+    if len({k.severity for k in kinds}) != len(kinds):
         yield Problem(f"{path}.kinds", "severities must be distinct")
     if t.fill == "indexed" and t.on_full != "refuse":
         yield Problem(f"{path}.onFull", "an indexed track says onFull: 'refuse'")
     if t.extra is not None:
-        yield from _extra(f"{path}.extra", t, sheet)
+        yield from _extra(f"{path}.extra", t, t.extra, sheet)
 
 
-def _extra(path: str, t: Any, sheet: SheetBlock) -> Iterator[Problem]:
+def _extra(path: str, t: Track, extra: Extra, sheet: SheetBlock) -> Iterator[Problem]:
     if t.boxes is not None:
         yield Problem(path, "'extra' adds levels, so it needs named levels")
-    sheet_list = sheet.by_id.lists.get(t.extra.list)
+    sheet_list = sheet.by_id.lists.get(extra.list)
     if sheet_list is None:
-        yield Problem(f"{path}.list", f"no list {t.extra.list!r}")
+        yield Problem(f"{path}.list", f"no list {extra.list!r}")
         return
-    for key, column_id in (("countColumn", t.extra.count_column),
-                           ("penaltyColumn", t.extra.penalty_column)):
+    for key, column_id in (("countColumn", extra.count_column),
+                           ("penaltyColumn", extra.penalty_column)):
         if not isinstance(sheet_list.column(column_id), NumberField):
             yield Problem(f"{path}.{key}", f"{column_id!r} is not a number column of the list")
 
