@@ -19,9 +19,10 @@ from middleware.rules.layers import removed_values
 from middleware.rules.ruleset import Ruleset
 from middleware.rules.sheet import UntrainedBy
 from middleware.sheet.effects import Modifier, effects_for
-from middleware.sheet.evaluate import ItemEffects, SheetView
+from middleware.sheet.evaluate import SheetView
 from middleware.sheet.names import Target, find_ability, match_check
 from middleware.sheet.numbers import whole
+from middleware.sheet.reading import ItemEffects
 from middleware.sheet.roller import Roller
 from middleware.sheet.rules_view import sheet_rules
 from middleware.sheet.view import blank_of

@@ -2,10 +2,9 @@
 
 The layers, bottom first, are the README's architecture section (the same list, checked below). A
 module may import its own layer or one below it, never one above; no two modules import each other
-in a loop, whether the imports sit at the top of a module or inside a function. An import under
-``TYPE_CHECKING`` (an annotation only) must respect the layers too, and may close a loop only
-inside one package: the sheet's view and its live half name each other's types. A package's
-``__init__`` is its face: it may gather its own modules.
+in a loop, whether the imports sit at the top of a module, inside a function or under
+``TYPE_CHECKING`` (an annotation is a dependency too). A package's ``__init__`` is its face: it
+may gather its own modules.
 """
 
 from __future__ import annotations
@@ -47,15 +46,10 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _imported(module: str, path: Path, annotations: bool) -> Iterator[str]:
-    """Every ``middleware`` module ``module`` imports, wherever in the file the import stands;
-    with ``annotations`` false, not those under ``if TYPE_CHECKING:``."""
+def _imported(module: str, path: Path) -> Iterator[str]:
+    """Every ``middleware`` module ``module`` imports, wherever in the file the import stands."""
     is_package = path.name == "__init__.py"
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = set() if annotations else {id(n) for n in _type_checking_imports(tree)}
-    for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -69,13 +63,6 @@ def _imported(module: str, path: Path, annotations: bool) -> Iterator[str]:
                 name = name.rsplit(".", 1)[0]
             if name in MODULES and name.startswith("middleware."):
                 yield name
-
-
-def _type_checking_imports(tree: ast.Module) -> Iterator[ast.stmt]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for inner in node.body:
-                yield from (n for n in ast.walk(inner) if isinstance(n, ast.Import | ast.ImportFrom))
 
 
 def _absolute(module: str, node: ast.ImportFrom, is_package: bool) -> str:
@@ -94,11 +81,7 @@ def _layer(module: str) -> int:
     raise AssertionError(f"{module} is in no layer: add its package to LAYERS and the README")
 
 
-GRAPH = {module: set(_imported(module, path, True)) - {module} for module, path in MODULES.items()}
-"""Every import, annotations included: what the layers are checked on."""
-RUNTIME = {module: set(_imported(module, path, False)) - {module}
-           for module, path in MODULES.items()}
-"""The imports a running program makes: what the loops are checked on."""
+GRAPH = {module: set(_imported(module, path)) - {module} for module, path in MODULES.items()}
 
 
 def test_every_module_sits_in_a_layer() -> None:
@@ -118,20 +101,14 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
 
 
 def test_no_modules_import_each_other_in_a_loop() -> None:
-    """No cycle between modules, counting imports inside functions."""
-    assert [] == _cycles(RUNTIME)
-
-
-def test_annotation_loops_stay_inside_one_package() -> None:
-    """A loop that only annotations close never crosses a package's edge."""
-    crossing = [c for c in _cycles(GRAPH) if len({_package(m) for m in c}) > 1]
-    assert [] == crossing
+    """No cycle between modules, counting imports inside functions and under TYPE_CHECKING."""
+    assert [] == _cycles(GRAPH)
 
 
 def test_no_subpackages_import_each_other_in_a_loop() -> None:
     """Two packages of one layer may both be used by a third, but never by each other in turn."""
     packages: dict[str, set[str]] = {}
-    for a, targets in RUNTIME.items():
+    for a, targets in GRAPH.items():
         for b in targets:
             pa, pb = _package(a), _package(b)
             if pa != pb and not pb.startswith(pa + ".") and not pa.startswith(pb + "."):
