@@ -40,7 +40,7 @@ class Vocab:
     @classmethod
     def of(cls, ruleset: Ruleset) -> Vocab:
         block = ruleset.items
-        health = getattr(ruleset.combat, "health", None)
+        health = ruleset.combat.health if ruleset.combat is not None else None
         return cls(
             block=block,
             items={f"{c.id}/{e.id}": e.item for c in ruleset.catalogs if c.holds_items

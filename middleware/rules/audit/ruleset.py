@@ -165,7 +165,7 @@ def _pool(res: DicePool, ruleset: Ruleset) -> Iterator[Problem]:
         yield Problem(f"{R}.exceptional.successes",
                       f"a roll counts at most {most} successes; this could never trigger "
                       "(CHK-IMPORT-12)")
-    skills = {s.id for s in getattr(ruleset.sheet, "skills", None) or ()}
+    skills = {s.id for s in ruleset.sheet.skills}
     for i, stance in enumerate(res.stances):
         for j, skill in enumerate(stance.skills):
             if skill not in skills:

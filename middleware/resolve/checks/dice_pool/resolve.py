@@ -125,7 +125,8 @@ def _feedback(roll: Roll, plan: Plan, thrown: PoolRoll, verdict: Verdict) -> str
         parts.append("Botch: the dice turned against them.")
     if thrown.complication:
         parts.append("Complication: something goes wrong as well.")
-    exact = getattr(roll.ctx.ruleset.resolution, "exact", None)
+    res = roll.ctx.ruleset.resolution
+    exact = res.exact if isinstance(res, DicePool) else None
     if exact is not None and thrown.exact:
         parts.append(f"{exact.label} x{thrown.exact}." + (f" {exact.text}" if exact.text else ""))
     if roll.sheet.target == "unknown":
