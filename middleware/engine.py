@@ -53,7 +53,7 @@ class Engine:
         self.store = store
         self._rulesets: dict[str, Ruleset] = {}
         self._games: dict[str, GameRow] = {}
-        self._states: dict[tuple[str, int], tuple[tuple[Any, ...], GameState]] = {}
+        self._states: dict[tuple[str, int], tuple[tuple[object, ...], GameState]] = {}
         self._written: dict[str, tuple[GameState, str]] = {}
         self._odds: dict[object, object] = {}
 
@@ -208,7 +208,7 @@ class Engine:
         row = await self.store.get_candidate(chat, turn, selected)
         return GameState.model_validate(row.state)
 
-    def _remember(self, chat: str, turn: int, fingerprint: tuple[Any, ...],
+    def _remember(self, chat: str, turn: int, fingerprint: tuple[object, ...],
                   state: GameState) -> None:
         if len(self._states) > 4096:
             self._states.clear()

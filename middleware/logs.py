@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 import orjson
 import structlog
 
 
-def configure(level: int = logging.INFO, *, stream: Any = None) -> None:
+def configure(level: int = logging.INFO, *, stream: TextIO | None = None) -> None:
     """Configure structlog once for a face (CLI, proxy). Libraries never call this on import."""
     out = stream or sys.stderr
     renderer: Any = (structlog.dev.ConsoleRenderer() if out.isatty()

@@ -8,7 +8,7 @@ bodies. This is the only module that imports lark, and the Lark tree never leave
   a tag; only a suffix that could still be a tag (``[skill_ch``, an open body) is held back. The
   segments it returns, with adjacent Text runs merged, equal ``merge_text(parse(whole))``.
 
-How a reply is read, cheaply (issue 2): ``scan.find_tags`` locates the tags, most of them by a
+How a reply is read, cheaply: ``scan.find_tags`` locates the tags, most of them by a
 glance at their own body; then one Lark parse reads every body of the reply, our
 ``_BodyLexer`` feeding the grammar each body on its own, a ``_TAG_END`` after each, so a tag reads
 exactly as it would alone. Only when that parse fails is each body read alone, so that the problem
@@ -205,7 +205,7 @@ def _readings(bodies: list[str], refusals: list[str | None]) -> list[_Reading]:
 def _parse_together(bodies: list[str]) -> list[_Reading]:
     """All the bodies through the grammar in one parse (SPEC §1b).
 
-    One parse costs a fifth less than a parse per body (issue 2). When it fails, each body is read
+    One parse costs a fifth less than a parse per body. When it fails, each body is read
     alone, so that the problem goes to the tag that has it and its neighbours are still read.
     """
     try:
@@ -314,7 +314,7 @@ class _BodyLexer(BasicLexer):
 
     Each body is matched on its own, as if it were the whole text, against the grammar's terminals
     in the order Lark's basic lexer tries them (its ``__init__`` sorts them by priority); tokens
-    index their body. Per token it costs a third less than Lark's (issue 2): it counts no line and
+    index their body. Per token it costs a third less than Lark's: it counts no line and
     column (nothing reads them but an error, which counts its own), makes one regex call, and
     builds the token without keywords.
     """
@@ -356,7 +356,7 @@ class _BodyLexer(BasicLexer):
 def _parser() -> Lark:
     """The tag-body parser, built once on first use (STYLE habit 2); ``parse`` takes a list of bodies.
 
-    Fast by construction (issue 2): one parse reads all the bodies of a reply; the ``_BodyLexer``
+    Fast by construction: one parse reads all the bodies of a reply; the ``_BodyLexer``
     counts no lines; the ``_Reader`` runs inline, so the parser hands back parts rather than a
     tree; and tokens carry their own positions, so no tree positions are propagated.
     """

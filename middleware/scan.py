@@ -52,7 +52,7 @@ def _events(text: str) -> list[int]:
     """Every ``]``, and every quote where it could open a value, in reading order.
 
     One ``str.find`` per character skips prose at memory speed; a regex over a character class
-    steps through every character in turn and took about twice as long (issue 2).
+    steps through every character in turn and took about twice as long.
     """
     events = _positions(text, "]")
     for opener in _QUOTES:
@@ -121,7 +121,7 @@ class _Scanner:
         """The next ``]``, if every value opened before it also closes before it; else None.
 
         A glance reads only this body, where listing the events reads the whole text once per quote
-        character (issue 2). Tags do not overlap and the first failed glance is the last, so all the
+        character. Tags do not overlap and the first failed glance is the last, so all the
         glances of a text read it twice at most.
         """
         text, bracket = self._text, self._text.find("]", at)

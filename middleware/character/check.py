@@ -16,6 +16,7 @@ from typing import Literal
 from middleware.cache import IdentityCache
 from middleware.items.effects import held_items
 from middleware.rules.layers import removed_values
+from middleware.rules.ruleset import Ruleset
 from middleware.rules.sheet import UntrainedBy
 from middleware.sheet.effects import Modifier, effects_for
 from middleware.sheet.evaluate import SheetView
@@ -23,7 +24,7 @@ from middleware.sheet.names import Target, find_ability, match_check
 from middleware.sheet.numbers import whole
 from middleware.sheet.reading import ItemEffects
 from middleware.sheet.roller import Roller
-from middleware.sheet.rules_view import RulesetLike, sheet_rules
+from middleware.sheet.rules_view import sheet_rules
 from middleware.sheet.view import blank_of
 from middleware.state import Character, GameState, Live, PoolValue
 
@@ -53,7 +54,7 @@ _VIEWS: IdentityCache[SheetView] = IdentityCache(512)
 _CHECKS: IdentityCache[CheckSheet] = IdentityCache(1024)
 
 
-def view_for(ruleset: RulesetLike, character: Character | None,
+def view_for(ruleset: Ruleset, character: Character | None,
              items: ItemEffects | None = None, state: GameState | None = None) -> SheetView:
     """SHEET-CHK-02 / SHEET-BLANK-04: the member's build (blank without a sheet), live state and
     what their own bag holds (ITM-SHEET-09/11; ``state`` adds the GM's invented items).
@@ -68,7 +69,7 @@ def view_for(ruleset: RulesetLike, character: Character | None,
                         lambda: _new_view(ruleset, character, None, state))
 
 
-def _new_view(ruleset: RulesetLike, character: Character | None, items: ItemEffects | None,
+def _new_view(ruleset: Ruleset, character: Character | None, items: ItemEffects | None,
               state: GameState | None) -> SheetView:
     rules = sheet_rules(ruleset)
     removed = _removed_values(ruleset, state)
@@ -80,11 +81,11 @@ def _new_view(ruleset: RulesetLike, character: Character | None, items: ItemEffe
     return SheetView(rules, build, character.live, items, removed)
 
 
-def _removed_values(ruleset: RulesetLike, state: GameState | None) -> Mapping[str, frozenset[str]]:
+def _removed_values(ruleset: Ruleset, state: GameState | None) -> Mapping[str, frozenset[str]]:
     """SHEET-FLD-06: the enum values the game's chosen layers took out of the sheet's fields."""
     if state is None or not state.layers:
         return {}
-    return removed_values(ruleset, state.layers)  # type: ignore[arg-type]
+    return removed_values(ruleset, state.layers)
 
 
 def _invented(character: Character | None, state: GameState | None) -> object:
@@ -100,7 +101,7 @@ def current(state: GameState, roller: Roller) -> Character | None:
     return roller.character
 
 
-def assemble_check(ruleset: RulesetLike, state: GameState, roller: Roller, skill: str,
+def assemble_check(ruleset: Ruleset, state: GameState, roller: Roller, skill: str,
                    with_: str | None, is_save_hint: bool = False) -> CheckSheet:
     """SHEET-CHK-03: target and number, untrained rule, adjust, penalty, effects.
 
@@ -160,7 +161,7 @@ def _penalty(view: SheetView) -> int:
     return min(wound.penalty, 0) if wound else 0
 
 
-def pool_value(ruleset: RulesetLike, state: GameState, roller: Roller,
+def pool_value(ruleset: Ruleset, state: GameState, roller: Roller,
                pool_name: str) -> tuple[str, int] | None:
     """SHEET-LIVE-05: the pool a name means and what is left in it; None when no pool (or two
     row pools) answer. A stranger has no pools."""
@@ -178,7 +179,7 @@ def pool_value(ruleset: RulesetLike, state: GameState, roller: Roller,
     return (rows[0].key, pools[rows[0].key][0]) if len(rows) == 1 else None
 
 
-def spend_pool(ruleset: RulesetLike, character: Character, key: str, n: int,
+def spend_pool(ruleset: Ruleset, character: Character, key: str, n: int,
                state: GameState | None = None) -> Character | None:
     """SHEET-LIVE-06: value - n, or None (``insufficient``) when less than n is left.
 

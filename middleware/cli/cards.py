@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
@@ -85,7 +83,7 @@ def _fields(record: Record) -> list[tuple[str, str]]:
             if key not in _HIDDEN and value not in (None, [], {}, "")]
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
     if isinstance(value, float):

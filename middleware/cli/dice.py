@@ -29,7 +29,7 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.party import read_party
-from middleware.state import GameState
+from middleware.state import Character, GameState
 
 RulesetArg = Annotated[str, typer.Argument(help="A bundled ruleset id or a ruleset file.")]
 AsJson = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")]
@@ -92,7 +92,7 @@ def _ruleset(name: str) -> Ruleset:
     return load_ruleset(Path(name))
 
 
-def _party(rules: Ruleset, path: Path | None) -> tuple[Any, ...]:
+def _party(rules: Ruleset, path: Path | None) -> tuple[Character, ...]:
     if path is None:
         return ()
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ stack limit it is given.
   (ITM-BAG-13), and equipped ones only when nothing loose is left.
 - ``split_off`` makes one stack of ``count`` pieces to equip or bind (ITM-BAG-10).
 
-Speed (issue 4): a bag may hold a thousand stacks and a reply forty tags. What is read of every
+Speed: a bag may hold a thousand stacks and a reply forty tags. What is read of every
 stack (its goods key, its weight, its names) is kept per bag as a tuple aligned with the bag
 (``per_stack``); a bag these functions make remembers how it was spliced from the one before, so
 its aligned values are the old ones sliced the same way (C-level) plus the few stacks that changed.
@@ -176,7 +176,7 @@ def first_index(bag: Bag, goods: Goods, where: Callable[[Stack], bool]) -> int |
     return next((i for i in positions(bag, goods) if where(bag[i])), None)
 
 
-# --- per-stack values kept per bag (issue 4) --------------------------------------------------
+# --- per-stack values kept per bag ----------------------------------------------------------
 
 
 def stack_key(stack: Stack) -> GoodsKey:
@@ -192,7 +192,7 @@ def _plain_key(name: str) -> str:
     return normalize_name(name)
 
 
-def every_index(values: tuple[Any, ...], wanted: object) -> list[int]:
+def every_index(values: tuple[object, ...], wanted: object) -> list[int]:
     """Every position of ``wanted`` in ``values``; the scan is ``tuple.index``, in C."""
     found: list[int] = []
     at = -1
@@ -248,8 +248,8 @@ def per_stack(bag: Bag, kind: Hashable, of: Callable[[Stack], T],
     return values
 
 
-def _apply(values: tuple[Any, ...], segments: Iterable[Segment],
-           of: Callable[[Stack], Any]) -> Iterable[tuple[Any, ...]]:
+def _apply(values: tuple[T, ...], segments: Iterable[Segment],
+           of: Callable[[Stack], T]) -> Iterable[tuple[T, ...]]:
     return (values[s] if isinstance(s, slice) else (of(s),) for s in segments)
 
 

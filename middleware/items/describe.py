@@ -14,7 +14,7 @@ prompt. The forms are the page's own:
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from middleware.items.describe_attack import attack_text
 from middleware.items.index import ItemIndex, RulesetItem
@@ -113,7 +113,7 @@ def gm_item_line(found: RulesetItem, index: ItemIndex, words: Words, *,
 # --- pieces ----------------------------------------------------------------------------------
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():

@@ -50,7 +50,7 @@ def attack_text(item: Item, words: Words, *, gm: bool, off_hand: str | None = No
 
 def off_hand_budget(ruleset: Ruleset) -> str | None:
     """The budget a second, off-hand attack costs (``combat.offHand.budget``), if any."""
-    off_hand = getattr(ruleset.combat, "off_hand", None)
+    off_hand = ruleset.combat.off_hand if ruleset.combat is not None else None
     budget = off_hand.get("budget") if isinstance(off_hand, dict) else None
     return budget if isinstance(budget, str) else None
 

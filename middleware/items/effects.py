@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from middleware.items.index import RulesetItem
 from middleware.items.lookup import find_item
@@ -107,7 +107,7 @@ class HeldItems:
                 yield held.name, effect
 
 
-def held_items(ruleset: Any, character: Character, state: GameState | None = None
+def held_items(ruleset: Ruleset, character: Character, state: GameState | None = None
                ) -> HeldItems:
     """ITM-SHEET-09: the items in ``character``'s own bag, read against ``ruleset``'s catalogs and,
     given the ``state``, the items the Game Master invented in it (ITM-PROPOSE-13)."""
@@ -122,11 +122,11 @@ def held_items(ruleset: Any, character: Character, state: GameState | None = Non
     return HeldItems(tuple(stacks), _once(tuple(stacks)))
 
 
-def _find(ruleset: Any, state: GameState | None, ref: str) -> RulesetItem | None:
+def _find(ruleset: Ruleset, state: GameState | None, ref: str) -> RulesetItem | None:
     """A stack's item (ITM-BAG-01/03); a ruleset without an items block holds none."""
-    if getattr(ruleset, "items", None) is None:
+    if ruleset.items is None:
         return None
-    return find_item(cast("Ruleset", ruleset), state, ref)
+    return find_item(ruleset, state, ref)
 
 
 def _once(stacks: tuple[HeldStack, ...]) -> tuple[HeldStack, ...]:

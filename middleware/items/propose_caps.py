@@ -103,7 +103,7 @@ def _without_flat(mod: Modifier) -> Modifier | None:
 def defence_stats(ruleset: Ruleset) -> set[str]:
     """ITM-PROPOSE-05: item stats the ruleset's defence already sums from worn items (Ember
     Roads' Guard reads ``itemStat guard`` worn), directly or through derived values."""
-    defense = getattr(ruleset.combat, "defense", None)
+    defense = ruleset.combat.defense if ruleset.combat is not None else None
     try:
         ref = ValueRef.model_validate(defense) if isinstance(defense, dict) else None
     except ValidationError:

@@ -157,7 +157,7 @@ def _modifier(to: str, amount: str, skills: list[str] | None,
 def defence_words(ruleset: Ruleset) -> set[str]:
     """The words for defence: the usual ones and the ruleset's own (Ember Roads' Guard)."""
     words = set(_DEFENCE)
-    defense = getattr(ruleset.combat, "defense", None)
+    defense = ruleset.combat.defense if ruleset.combat is not None else None
     derived_id = defense.get("derived") if isinstance(defense, dict) else None
     derived = ruleset.sheet.by_id.derived.get(derived_id) if isinstance(derived_id, str) else None
     if derived is not None:

@@ -40,13 +40,13 @@ def _build(ruleset: Ruleset) -> Words:
         "abilities": {k: v.label for k, v in ix.abilities.items()},
         "conditions": {k: v.label for k, v in ix.conditions.items()},
         "pools": {k: v.label for k, v in ix.pools.items()},
-        "budgets": _budgets(getattr(ruleset.combat, "economy", None)),
+        "budgets": _budgets(ruleset.combat.economy if ruleset.combat is not None else None),
     }
     block = ruleset.items
     if block is not None:
         for kind in ("categories", "rarities", "tags", "stats"):
             labels[kind] = {n.id: n.label for n in getattr(block, kind)}
-    distance = getattr(ruleset.combat, "distance", None)
+    distance = ruleset.combat.distance if ruleset.combat is not None else None
     unit = distance.get("label") if isinstance(distance, dict) else None
     return Words(labels, unit if isinstance(unit, str) else None)
 

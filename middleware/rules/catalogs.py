@@ -3,7 +3,7 @@
 A catalog either ``feeds`` sheet lists (its entries carry ``rows`` and maybe ``mechanics``), or
 ``holds`` creatures (a bestiary, ``creature``) or items (``item``, ITM-ENTRY-01). Shapes live here;
 which combinations are allowed (an item catalog without ``feeds``, an item without ``mechanics``) is
-checked in ``checks_items.py`` with JSON paths (ITM-IMPORT-06). A bestiary's ``creature`` and the
+checked in ``rules/audit/`` with JSON paths (ITM-IMPORT-06). A bestiary's ``creature`` and the
 combat parts of ``mechanics`` are out of scope (SPEC §1) and kept whole as JSON.
 """
 

@@ -1,7 +1,7 @@
 """Resolution keys every check kind shares (CHK-COMMON, CHK-OUT, CHK-OVR, CHK-SPEND, SHEET-TIER).
 
 Only shapes and ranges live here; rules that compare one key with another (tiers best first, a
-spend pool that exists) are in ``checks_resolution.py`` so every problem gets its own JSON path.
+spend pool that exists) are in ``rules/audit/resolution.py`` so every problem gets its own JSON path.
 """
 
 from __future__ import annotations

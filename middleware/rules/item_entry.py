@@ -4,7 +4,7 @@ Every key the page gives an item is modelled so nothing is dropped. Combat-only 
 a use's ``plus``/``save``/``applies``/``area``, an extra ``weapons`` effect) are kept whole as JSON
 under their declared names: combat has no tag here (SPEC §1), but the Game Master still reads them.
 Cross-references (a category the block declares, a stat value its stat allows) are checked in
-``checks_items.py`` (ITM-IMPORT-06..09).
+``rules/audit/item_entries.py`` (ITM-IMPORT-06..09).
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ class ItemUse(Strict):
     """ITM-USE-02: a use in the vocabulary of catalog ``mechanics``, plus budget and charges.
 
     The sheet-entry keys a use may not carry (ITM-IMPORT-09) are declared so that
-    ``checks_items`` can refuse each by its own path with the rule's words.
+    ``rules/audit/item_entries.py`` can refuse each by its own path with the rule's words.
     """
 
     kind: Literal["heal", "attack", "buff", "debuff"]

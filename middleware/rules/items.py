@@ -3,7 +3,7 @@
 Limits on one object (1..24 categories, 1..20 slots of a kind, at most 6 currencies ...) are model
 constraints, so pydantic reports them with their JSON path (ITM-IMPORT-02); rules comparing keys
 (a ``carry.stat`` that is a number stat, coin ids unique across families, caps inside their stat's
-range) are in ``checks_items.py``. Money, loot and the market are in ``items_money.py``.
+range) are in ``rules/audit/items.py``. Money, loot and the market are in ``items_money.py``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 ITM-DAY, ITM-FAKE sellers).
 
 Only shapes and ranges live here; rules that compare one key with another (the smallest coin worth
-1, a loot entry naming a real item, one default price level) are in ``checks_items.py`` so each
+1, a loot entry naming a real item, one default price level) are in ``rules/audit/items.py`` so each
 problem gets its own JSON path (ITM-IMPORT-04, -10, -11).
 """
 

@@ -24,7 +24,8 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from middleware.cache import IdentityCache, per_ruleset
-from middleware.rules.catalogs import Catalog, CatalogEntry
+from middleware.rules.catalogs import Catalog, CatalogEntry, Scalar
+from middleware.rules.common import Rung
 from middleware.rules.ruleset import Ruleset
 
 Layer = Mapping[str, Any]
@@ -46,7 +47,7 @@ class Removed:
 NOTHING = Removed()
 
 _REMOVED: IdentityCache[Removed] = IdentityCache()
-_LADDERS: IdentityCache[tuple[Any, ...] | None] = IdentityCache()
+_LADDERS: IdentityCache[tuple[Rung, ...] | None] = IdentityCache()
 _VALUES: IdentityCache[Mapping[str, frozenset[str]]] = IdentityCache()
 
 
@@ -81,7 +82,7 @@ def removed(ruleset: Ruleset, layers: Sequence[str]) -> Removed:
     return _REMOVED.get((ruleset,), tuple(layers), lambda: _removed(ruleset, tuple(layers)))
 
 
-def ladder_of(ruleset: Ruleset, layers: tuple[str, ...]) -> tuple[Any, ...]:
+def ladder_of(ruleset: Ruleset, layers: tuple[str, ...]) -> tuple[Rung, ...]:
     """The difficulty ladder checks read: the last chosen layer's ``difficultyLadder`` that fits the
     resolution kind's rungs, else the resolution's own (CHK-COMMON-08 with a layer on)."""
     if not layers:
@@ -91,9 +92,9 @@ def ladder_of(ruleset: Ruleset, layers: tuple[str, ...]) -> tuple[Any, ...]:
 
 
 @per_ruleset
-def _own_ladder(ruleset: Ruleset) -> tuple[Any, ...]:
+def _own_ladder(ruleset: Ruleset) -> tuple[Rung, ...]:
     """The resolution's own ladder as one tuple per ruleset object (every check reads it)."""
-    return tuple(getattr(ruleset.resolution, "difficulty_ladder", ()) or ())
+    return tuple(ruleset.resolution.difficulty_ladder)
 
 
 def removed_values(ruleset: Ruleset, layers: Sequence[str]) -> Mapping[str, frozenset[str]]:
@@ -135,11 +136,11 @@ def _hidden(catalog: Catalog, hide: Layer) -> list[str]:
     return [f"{catalog.id}/{e.id}" for e in catalog.entries if _hides(hide, _value(e, name))]
 
 
-def _value(entry: CatalogEntry, name: str) -> Any:
+def _value(entry: CatalogEntry, name: str) -> Scalar | list[str] | None:
     return entry.filters.get(name)
 
 
-def _hides(hide: Layer, value: Any) -> bool:
+def _hides(hide: Layer, value: Scalar | list[str] | None) -> bool:
     """``above``/``below`` compare a number filter; ``equals`` a text one (tags: any of them)."""
     if "equals" in hide:
         wanted = str(hide["equals"]).casefold()
@@ -152,13 +153,13 @@ def _hides(hide: Layer, value: Any) -> bool:
         (isinstance(below, int | float) and value < below)
 
 
-def _layer_ladder(ruleset: Ruleset, layers: tuple[str, ...]) -> tuple[Any, ...] | None:
+def _layer_ladder(ruleset: Ruleset, layers: tuple[str, ...]) -> tuple[Rung, ...] | None:
     """The last chosen layer's ladder read as the resolution kind's rungs; a ladder that does not
     fit them is ignored (the file's own ladder stays)."""
     field = type(ruleset.resolution).model_fields.get("difficulty_ladder")
     if field is None or field.annotation is None:
         return None
-    shape: TypeAdapter[Any] = TypeAdapter(field.annotation)
+    shape: TypeAdapter[tuple[Rung, ...]] = TypeAdapter(field.annotation)
     for layer in reversed(_chosen(ruleset, layers)):
         if "difficultyLadder" in layer:
             try:

@@ -1,5 +1,5 @@
 """The ``sheet.live`` block: pools, tracks (plain and wound), text, conditions, states (SHEET-LIVE,
-SHEET-WND). Shapes and one-object ranges only; cross-references are in ``checks_sheet``.
+SHEET-WND). Shapes and one-object ranges only; cross-references are in ``rules/audit/sheet.py``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rests (SHEET-REST): modelled and checked at import; applying them is a later issue."""
+"""Rests (SHEET-REST): modelled and checked at import; ``character/rest.py`` applies them."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class ByFraction(Strict):
 
 class RestoreStep(Strict):
     """SHEET-REST-02: exactly one target and exactly one of ``to``/``by`` (checked in
-    ``checks_sheet`` so that each problem has its own path)."""
+    ``rules/audit/sheet.py`` so that each problem has its own path)."""
 
     pool: Id | None = None
     """A live pool the step restores."""

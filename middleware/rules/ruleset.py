@@ -1,8 +1,9 @@
 """The whole ruleset file: every top-level key of the Game Mode format, nothing dropped.
 
-Blocks a later issue implements (``battle``, ``gm``, ``layers`` and most of
-``combat``) are kept whole as validated JSON: their shape is checked there, but they are already
-stored and handed on unchanged (SHEET-FILE-06: an unknown top-level key still refuses the file).
+Blocks whose keys the middleware does not model one by one (``battle``, ``gm``, ``layers`` and most
+of ``combat``) are kept whole as the file's JSON, stored and handed on unchanged; what is read of
+them is read where it is used (a layer's changes in ``rules/layers.py``, ``gm.sheetSummary`` by
+the charms). SHEET-FILE-06: an unknown top-level key still refuses the file.
 """
 
 from __future__ import annotations

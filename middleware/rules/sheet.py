@@ -2,7 +2,7 @@
 
 Every model is strict (SHEET-FILE-06) and carries the limits of SHEET-FILE-07. Fields and columns
 live in ``sheet_fields``, the live block in ``live``. Cross-references between parts are checked by
-``checks_sheet.check_sheet`` so that every problem gets its own JSON path.
+``rules/audit/sheet.check_sheet`` so that every problem gets its own JSON path.
 """
 
 from __future__ import annotations

@@ -2,21 +2,21 @@
 
 Also the shared pieces every sheet model uses: ``Label`` (SHEET-FILE-04) and ``HideWhen``
 (SHEET-FLD-05). Cross-references (a ``section`` that exists, a ``hideWhen`` field that exists) are
-checked in ``checks_sheet``; only the shape and ranges of one object are checked here.
+checked in ``rules/audit/sheet.py``; only the shape and ranges of one object are checked here.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
 from middleware.rules.base import Id, Strict, label_problem
 
 
-def _label(max_length: int) -> Any:
+def _label(max_length: int) -> AfterValidator:
     def check(value: str) -> str:
         problem = label_problem(value, max_length)
         if problem:

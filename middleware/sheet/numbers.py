@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 
 def round_by(value: float, mode: str) -> float:
@@ -30,7 +29,7 @@ def step_lookup(table: Sequence[tuple[float, float]], value: float) -> float:
     return result
 
 
-def finite(value: Any) -> float | None:
+def finite(value: object) -> float | None:
     """``value`` as a finite number, or None (booleans are not numbers here)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None

@@ -1,8 +1,8 @@
 """A transcript's ``party`` entries, validated strictly (SHEET-TRN-01..05).
 
 Every problem is collected with its JSON path; one ``TranscriptError`` lists them all. The bag is
-checked as far as the raw ``catalogs`` and ``items`` allow cheaply (SHEET-TRN-05); the item rules
-proper are the next issue.
+checked against the ruleset's catalogs and ``items`` block (SHEET-TRN-05): each stack is one known
+item, coin or plain item within its limits.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 
 from middleware.errors import Problem, TranscriptError
 from middleware.names import normalize_name
+from middleware.rules.ruleset import Ruleset
 from middleware.sheet.party_build import Ctx, check_build
 from middleware.sheet.party_live import check_bag, check_live
-from middleware.sheet.rules_view import RulesetLike
 from middleware.state import Character
 
 ENTRY_KEYS = {"name", "player", "sheet", "live", "bag"}
@@ -21,7 +21,7 @@ MAX_PARTY = 64
 """SHEET-STORE-04: a game's live state covers at most 64 characters."""
 
 
-def read_party(ruleset: RulesetLike, party_json: list[Any], *,
+def read_party(ruleset: Ruleset, party_json: list[Any], *,
                line: int | None = None) -> tuple[Character, ...]:
     """SHEET-TRN-01..05: the party, or ``TranscriptError`` naming every problem and its path."""
     problems: list[Problem] = []

@@ -8,6 +8,8 @@ from typing import Any
 
 from middleware.errors import Problem
 from middleware.rules.base import json_path
+from middleware.rules.catalogs import Catalog
+from middleware.rules.ruleset import Ruleset
 from middleware.rules.sheet import SheetList
 from middleware.rules.sheet_fields import (
     BooleanField,
@@ -18,7 +20,6 @@ from middleware.rules.sheet_fields import (
     SheetField,
     TextField,
 )
-from middleware.sheet.rules_view import RulesetLike, as_json
 
 BUILD_KEYS = {"abilities", "skills", "saves", "bonuses", "fields", "lists"}
 
@@ -27,7 +28,7 @@ BUILD_KEYS = {"abilities", "skills", "saves", "bonuses", "fields", "lists"}
 class Ctx:
     """Where we are in the party JSON, and where problems go."""
 
-    ruleset: RulesetLike
+    ruleset: Ruleset
     path: str
     problems: list[Problem]
 
@@ -39,7 +40,7 @@ class Ctx:
         self.problems.append(Problem(where, message))
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return None
     return float(value)
@@ -88,8 +89,7 @@ def check_build(ctx: Ctx, build: Any) -> None:
 def _check_tiers(ctx: Ctx, chosen: dict[str, Any], key: str) -> None:
     sheet = ctx.ruleset.sheet
     entries = sheet.by_id.saves if key == "saves" else sheet.by_id.skills
-    res = as_json(ctx.ruleset.resolution) or {}
-    tiers = [t.get("id") for t in res.get("proficiencyTiers") or ()]
+    tiers = [t.id for t in ctx.ruleset.resolution.proficiency_tiers]
     offered = (sheet.save_tiers if key == "saves" else sheet.skill_tiers) or tiers
     for entry_id, tier in chosen.items():
         if entry_id not in entries:
@@ -155,20 +155,13 @@ def _check_rows(ctx: Ctx, sheet_list: SheetList, rows: Any) -> None:
                 here.add(column.id, "a required cell is missing")
 
 
-def catalogs(ruleset: RulesetLike) -> list[dict[str, Any]]:
-    """The catalogs as file JSON, whether the ruleset holds ``Catalog`` models or raw JSON."""
-    raw = ruleset.catalogs or []
-    found = [as_json(c) for c in raw] if isinstance(raw, list | tuple) else []
-    return [c for c in found if isinstance(c, dict)]
-
-
 def _check_mark(ctx: Ctx, list_id: str, mark: Any) -> None:
     """SHEET-TRN-05: ``<catalog>/<entry>``, a catalog that feeds this list, an existing entry."""
     catalog_id, _, entry_id = mark.partition("/") if isinstance(mark, str) else ("", "", "")
-    catalog = next((c for c in catalogs(ctx.ruleset) if c.get("id") == catalog_id), None)
+    catalog: Catalog | None = next((c for c in ctx.ruleset.catalogs if c.id == catalog_id), None)
     if catalog is None:
         ctx.add("", f"no catalog {catalog_id!r}")
-    elif list_id not in (catalog.get("feeds") or ()):
+    elif list_id not in catalog.feeds:
         ctx.add("", f"catalog {catalog_id!r} does not feed list {list_id!r}")
-    elif not any(e.get("id") == entry_id for e in catalog.get("entries") or ()):
+    elif not any(e.id == entry_id for e in catalog.entries):
         ctx.add("", f"no entry {entry_id!r} in catalog {catalog_id!r}")

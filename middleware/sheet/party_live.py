@@ -6,9 +6,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from middleware.rules.item_entry import Item
 from middleware.sheet.evaluate import SheetView, blank_build
-from middleware.sheet.party_build import Ctx, catalogs
-from middleware.sheet.rules_view import as_json, sheet_rules
+from middleware.sheet.party_build import Ctx
+from middleware.sheet.rules_view import sheet_rules
 from middleware.state import Build
 
 LIVE_KEYS = {"pools", "tracks", "wounds", "text", "conditions", "states"}
@@ -16,7 +17,7 @@ STACK_KEYS = {"item", "coins", "plain", "count", "nickname", "equipped", "bound"
               "loaded", "on"}
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -104,14 +105,14 @@ def _check_wounds(ctx: Ctx, wounds: Any, view: SheetView) -> None:
             here.add("marks", "marks must be sorted most severe first")
 
 
-def _items(ctx: Ctx) -> dict[str, dict[str, Any]]:
+def _items(ctx: Ctx) -> dict[str, Item]:
     """Every catalog item by ``catalog/entry`` ref and by label."""
-    out: dict[str, dict[str, Any]] = {}
-    for catalog in catalogs(ctx.ruleset):
-        for entry in catalog.get("entries") or ():
-            if isinstance(entry, dict) and isinstance(entry.get("item"), dict):
-                out[f"{catalog.get('id')}/{entry.get('id')}"] = entry["item"]
-                out.setdefault(str(entry.get("label", "")).lower(), entry["item"])
+    out: dict[str, Item] = {}
+    for catalog in ctx.ruleset.catalogs:
+        for entry in catalog.entries:
+            if entry.item is not None:
+                out[f"{catalog.id}/{entry.id}"] = entry.item
+                out.setdefault(entry.label.lower(), entry.item)
     return out
 
 
@@ -121,8 +122,8 @@ def check_bag(ctx: Ctx, bag: Any) -> None:
         ctx.add("", "bag must be a list")
         return
     items = _items(ctx)
-    block = as_json(ctx.ruleset.items) or {}
-    coins = {u.get("id") for c in block.get("currencies") or () for u in c.get("units") or ()}
+    block = ctx.ruleset.items
+    coins = {u.id for c in block.currencies for u in c.units} if block is not None else set()
     for i, stack in enumerate(bag):
         here = ctx.at(i)
         if not isinstance(stack, dict):
@@ -139,27 +140,37 @@ def check_bag(ctx: Ctx, bag: Any) -> None:
             here.add("count", "must be a whole number >= 1")
         if kinds[0] == "coins" and stack["coins"] not in coins:
             here.add("coins", f"no coin {stack['coins']!r}")
-        if kinds[0] == "plain" and block.get("freeform") == "refuse":
+        if kinds[0] == "plain" and block is not None and block.freeform == "refuse":
             here.add("plain", "this ruleset refuses plain items")
         if kinds[0] == "item":
             _check_item(here, stack, items)
 
 
-def _check_item(ctx: Ctx, stack: dict[str, Any], items: dict[str, dict[str, Any]]) -> None:
+def _check_item(ctx: Ctx, stack: dict[str, Any], items: dict[str, Item]) -> None:
     ref = stack["item"]
     item = items.get(ref) if isinstance(ref, str) and "/" in ref else \
         items.get(str(ref).lower())
     if item is None:
         ctx.add("item", f"no item {ref!r}")
         return
-    if stack.get("bound") and not item.get("binds"):
+    if stack.get("bound") and item.binds is None:
         ctx.add("bound", "this item does not bind")
-    if stack.get("equipped") and not item.get("slots"):
+    if stack.get("equipped") and not item.slots:
         ctx.add("equipped", "this item takes no slot")
-    charges = (item.get("charges") or {}).get("max")
+    charges = _charges(item)
     if "charges" in stack and (charges is None or not _whole(stack["charges"])
                                or not 0 <= stack["charges"] <= charges):
         ctx.add("charges", f"must be a whole number in 0..{charges}")
-    limit = item.get("stack", 1)
-    if _whole(stack.get("count", 1)) and _whole(limit) and stack.get("count", 1) > limit:
+    limit = item.stack if item.stack is not None else 1
+    if _whole(stack.get("count", 1)) and stack.get("count", 1) > limit:
         ctx.add("count", f"at most {limit} in one stack")
+
+
+def _charges(item: Item) -> int | None:
+    """ITM-USE-08: the capacity, written literally or read off one of the item's stats."""
+    if item.charges is None:
+        return None
+    if isinstance(item.charges.max, int):
+        return item.charges.max
+    value = item.stats.get(item.charges.max.stat)
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None

@@ -20,9 +20,9 @@ from typing import Any
 
 from middleware.logs import get_logger
 from middleware.names import normalize_name
+from middleware.rules.ruleset import Ruleset
 from middleware.sheet.peer_build import Notes, read_sheet, serialized_size
 from middleware.sheet.peer_live import MAX_LIVE_BYTES, read_bag, read_live
-from middleware.sheet.rules_view import RulesetLike
 from middleware.state import Character
 
 MAX_NAME = 100
@@ -38,7 +38,7 @@ class PeerCharacter:
     warnings: tuple[str, ...]
 
 
-def read_peer_character(ruleset: RulesetLike, name: str, *, sheet: Any = None, live: Any = None,
+def read_peer_character(ruleset: Ruleset, name: str, *, sheet: Any = None, live: Any = None,
                         bag: Any = (), player: bool = False) -> PeerCharacter:
     """SHEET-BUILD-02/03, SHEET-STORE-04/05: one character from the peer's stored shapes.
 
@@ -60,7 +60,7 @@ def read_peer_character(ruleset: RulesetLike, name: str, *, sheet: Any = None, l
     return PeerCharacter(character, _logged(name, said))
 
 
-def read_peer_party(ruleset: RulesetLike, cards: Sequence[Any], game_state: Any = None,
+def read_peer_party(ruleset: Ruleset, cards: Sequence[Any], game_state: Any = None,
                     ) -> tuple[tuple[Character, ...], tuple[str, ...]]:
     """SHEET-TRN-02/03, SHEET-BUILD-04, SHEET-STORE-03: the party from the peer's game cards.
 
@@ -118,7 +118,7 @@ def _name(card: dict[str, Any]) -> str | None:
     return name if isinstance(name, str) and normalize_name(name) else None
 
 
-def _card_sheet(card: dict[str, Any], ruleset: RulesetLike) -> Any:
+def _card_sheet(card: dict[str, Any], ruleset: Ruleset) -> Any:
     """SHEET-BUILD-04: the game copy, else the card's sheet for this ruleset's id."""
     if "rulesetSheet" in card:
         return card["rulesetSheet"]
@@ -126,7 +126,7 @@ def _card_sheet(card: dict[str, Any], ruleset: RulesetLike) -> Any:
     for holder in (card.get("rulesetSheets"), extensions.get("rulesetSheets"),
                    _object(card.get("personaStats")).get("rulesetSheets")):
         if isinstance(holder, dict):
-            return _for_ruleset(holder, getattr(ruleset, "id", None))
+            return _for_ruleset(holder, ruleset.id)
     return None
 
 

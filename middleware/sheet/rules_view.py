@@ -1,34 +1,21 @@
 """What the sheet reads off a ruleset, gathered once into one frozen value.
 
-The resolution and items models belong to other modules; this reads them by their file keys
-(``model_dump(by_alias=True)``, or the raw dict) so the sheet does not depend on their attribute
-names. Used by every evaluator (SHEET-TIER, SHEET-ABL-04, SHEET-PEN, SHEET-ADJ, SHEET-COND).
+The keys every check kind shares come off ``ResolutionBase``; the dice-pool's own ones (its
+movable target, ability-plus-ability pools) only when the ruleset rolls dice-pool. Used by every
+evaluator (SHEET-TIER, SHEET-ABL-04, SHEET-PEN, SHEET-ADJ, SHEET-COND).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from middleware.cache import per_ruleset
 from middleware.rules.combat import CombatBlock
+from middleware.rules.common import AbilityModifier, AdjustEntry, ProficiencyTier, StepTableModifier
+from middleware.rules.kinds.dice_pool import DicePool
 from middleware.rules.refs import ValueRef
+from middleware.rules.ruleset import Ruleset
 from middleware.rules.sheet import SheetBlock
-
-
-class RulesetLike(Protocol):
-    """The parts of ``middleware.rules.ruleset.Ruleset`` the sheet reads."""
-
-    @property
-    def sheet(self) -> SheetBlock: ...
-    @property
-    def resolution(self) -> Any: ...
-    @property
-    def combat(self) -> Any: ...
-    @property
-    def items(self) -> Any: ...
-    @property
-    def catalogs(self) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,59 +55,39 @@ class SheetRules:
 
 
 @per_ruleset
-def sheet_rules(ruleset: RulesetLike) -> SheetRules:
+def sheet_rules(ruleset: Ruleset) -> SheetRules:
     """The ``SheetRules`` of ``ruleset``, built once per ruleset object."""
     return _build(ruleset)
 
 
-def as_json(value: Any) -> Any:
-    """A model or plain JSON as plain JSON with the file's key names."""
-    if hasattr(value, "model_dump"):
-        return value.model_dump(by_alias=True, exclude_none=True)
-    return value
-
-
-def _build(ruleset: RulesetLike) -> SheetRules:
-    res = as_json(ruleset.resolution) or {}
-    modifier = res.get("abilityModifier") or {}
-    pool = res.get("pool") or {}
-    target = res.get("target") or {}
-    bonus = (res.get("proficiency") or {}).get("bonus")
+def _build(ruleset: Ruleset) -> SheetRules:
+    res = ruleset.resolution
     return SheetRules(
         sheet=ruleset.sheet,
-        kind=str(res.get("kind", "dice-sum")),
-        modifier_op=str(modifier.get("op", "identity")),
-        modifier_table=tuple((float(a), float(b)) for a, b in modifier.get("table") or ()),
-        tiers=tuple(_tier(t) for t in res.get("proficiencyTiers") or ()),
-        proficiency=ValueRef.model_validate(bonus) if bonus is not None else None,
-        penalty_from=res.get("penaltyFrom"),
-        adjust=tuple(_adjust(a) for a in res.get("adjust") or ()),
-        ability_plus_ability=bool(pool.get("abilityPlusAbility", False)),
-        target_movable=_movable(target),
-        combat=_combat(ruleset.combat),
+        kind=res.kind,
+        modifier_op=res.ability_modifier.op,
+        modifier_table=_table(res.ability_modifier),
+        tiers=tuple(_tier(t) for t in res.proficiency_tiers),
+        proficiency=res.proficiency.bonus if res.proficiency is not None else None,
+        penalty_from=res.penalty_from,
+        adjust=tuple(_adjust(a) for a in res.adjust),
+        ability_plus_ability=isinstance(res, DicePool) and res.pool.ability_plus_ability,
+        target_movable=isinstance(res, DicePool) and res.target.min < res.target.max,
+        combat=ruleset.combat,
     )
 
 
-def _tier(raw: dict[str, Any]) -> Tier:
-    return Tier(id=raw["id"], label=raw.get("label", raw["id"]),
-                multiplier=float(raw.get("multiplier", 0)), round=raw.get("round", "down"),
-                flat=float(raw.get("flat", 0)))
+def _table(modifier: AbilityModifier) -> tuple[tuple[float, float], ...]:
+    if not isinstance(modifier, StepTableModifier):
+        return ()
+    return tuple((float(a), float(b)) for a, b in modifier.table)
 
 
-def _adjust(raw: dict[str, Any]) -> Adjust:
-    abilities = raw.get("abilities")
-    return Adjust(value=ValueRef.model_validate(raw["value"]),
-                  abilities=frozenset(abilities) if abilities else None)
+def _tier(tier: ProficiencyTier) -> Tier:
+    return Tier(id=tier.id, label=tier.label, multiplier=float(tier.multiplier), round=tier.round,
+                flat=float(tier.flat))
 
 
-def _movable(target: Any) -> bool:
-    if not isinstance(target, dict):
-        return False
-    low, high = target.get("min"), target.get("max")
-    return isinstance(low, int | float) and isinstance(high, int | float) and low < high
-
-
-def _combat(combat: Any) -> CombatBlock | None:
-    if combat is None or isinstance(combat, CombatBlock):
-        return combat
-    return CombatBlock.model_validate(as_json(combat))
+def _adjust(entry: AdjustEntry) -> Adjust:
+    return Adjust(value=entry.value,
+                  abilities=frozenset(entry.abilities) if entry.abilities else None)

@@ -7,14 +7,15 @@ character as they stand, live state and held items included, is ``character.chec
 from __future__ import annotations
 
 from middleware.cache import IdentityCache
+from middleware.rules.ruleset import Ruleset
 from middleware.sheet.evaluate import SheetView, blank_build
-from middleware.sheet.rules_view import RulesetLike, sheet_rules
+from middleware.sheet.rules_view import sheet_rules
 from middleware.state import Build, Character
 
 _BARE: IdentityCache[SheetView] = IdentityCache(512)
 
 
-def bare_view(ruleset: RulesetLike, character: Character | None) -> SheetView:
+def bare_view(ruleset: Ruleset, character: Character | None) -> SheetView:
     """SHEET-REF-16 / ITM-BLOCK-11: the build alone (blank without a sheet), no live state and no
     items: what ``view_for(...).static`` reads, without reading the bag."""
     sheet = character.sheet if character is not None else None
@@ -22,7 +23,7 @@ def bare_view(ruleset: RulesetLike, character: Character | None) -> SheetView:
         sheet_rules(ruleset), sheet.build if sheet else blank_of(ruleset)))
 
 
-def blank_of(ruleset: RulesetLike) -> Build:
+def blank_of(ruleset: Ruleset) -> Build:
     """SHEET-BLANK-01, built once per ruleset (a frozen value every blank view may share)."""
     return _BLANKS.get((ruleset,), None, lambda: blank_build(sheet_rules(ruleset)))
 

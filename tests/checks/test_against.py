@@ -28,6 +28,7 @@ from middleware.resolve.checks.roll_against.roll import (
     verdict,
 )
 from middleware.rules.common import AgainstRung
+from middleware.rules.common import Outcomes as OutcomesBlock
 from middleware.rules.kinds.roll_against import RollAgainst
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
@@ -220,10 +221,10 @@ def test_tiers_decide_success_and_criticals() -> None:
 def test_margin_and_total_tiers() -> None:
     """CHK-AGAINST-10, Ambiguity 15: ``margin`` is target − roll at-most and roll − target
     at-least; ``total`` reads the roll itself."""
-    outcomes = outcomes_from({"tiers": [
+    outcomes = outcomes_from(OutcomesBlock.model_validate({"tiers": [
         {"id": "great", "label": "Great", "atLeast": 10, "success": True},
         {"id": "ok", "label": "Ok", "atLeast": 0, "success": True},
-        {"id": "no", "label": "No"}]})
+        {"id": "no", "label": "No"}]}))
     at_most = AgainstCheck(rules=D20, target=15, outcomes=outcomes, by="margin")
     at_least = AgainstCheck(rules=AgainstRules(count=1, sides=20, against="at-least"), target=8,
                             outcomes=outcomes, by="margin")

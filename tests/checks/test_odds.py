@@ -17,6 +17,7 @@ from middleware.dice import Dice
 from middleware.resolve.checks.dice_sum.dice import EffectDice, SumCheck, SumDice, roll_sum
 from middleware.resolve.checks.dice_sum.odds import check_odds, total_distribution
 from middleware.resolve.checks.outcome import outcomes_from
+from middleware.rules.common import Outcomes as OutcomesBlock
 
 D20 = SumDice(count=1, sides=20)
 TWO_D6 = SumDice(count=2, sides=6)
@@ -126,11 +127,11 @@ def test_open_ended_odds_cover_the_whole_chain() -> None:
 
 def test_tier_odds_sum_to_one_and_success_matches_the_tiers() -> None:
     """CHK-OUT-04/09: the tiers' chances add up to 1 and success is the succeeding tiers' sum."""
-    outcomes = outcomes_from({"tiers": [
+    outcomes = outcomes_from(OutcomesBlock.model_validate({"tiers": [
         {"id": "crit", "label": "Critical success", "atLeast": 10, "success": True,
          "critical": True},
         {"id": "ok", "label": "Success", "atLeast": 0, "success": True},
-        {"id": "no", "label": "Failure"}]})
+        {"id": "no", "label": "Failure"}]}))
     odds = check_odds(SumCheck(dice=D20, modifier=0, dc=10), outcomes)
     tiers = dict(odds.tiers)
     assert Fraction(1) == sum(tiers.values())

@@ -22,10 +22,11 @@ from middleware.resolve.checks.dice_highest.odds import (
 )
 from middleware.resolve.checks.dice_highest.roll import HighestCheck, HighestRoll, roll_highest
 from middleware.resolve.checks.outcome import outcomes_from
+from middleware.rules.common import Outcomes as OutcomesBlock
 from tests.checks.test_odds import chi_square, critical_value
 from tests.rules.kind_examples import BLADES
 
-TIERS = outcomes_from(BLADES["outcomes"])
+TIERS = outcomes_from(OutcomesBlock.model_validate(BLADES["outcomes"]))
 THROWS = 20_000
 
 

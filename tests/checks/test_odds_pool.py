@@ -27,6 +27,7 @@ from middleware.resolve.checks.dice_pool.odds import (
 )
 from middleware.resolve.checks.dice_pool.rules import PoolCheck, Reroll, roll_pool
 from middleware.resolve.checks.outcome import outcomes_from
+from middleware.rules.common import Outcomes as OutcomesBlock
 from tests.checks.test_odds import chi_square, critical_value
 
 D10 = {"sides": 10, "target": 7}
@@ -123,11 +124,11 @@ def test_exceptional_is_a_critical_success_and_never_moves_success() -> None:
 def test_tiers_read_net_successes_and_a_botch_lands_in_the_worst() -> None:
     """CHK-OUT-11/12: Lasers & Feelings tiers by total on 2d6 (target 4, below, exact); a botch
     rule lands in the worst tier; the tiers add up to one."""
-    outcomes = outcomes_from({"by": "total", "tiers": [
+    outcomes = outcomes_from(OutcomesBlock.model_validate({"by": "total", "tiers": [
         {"id": "crit", "label": "Critical success", "atLeast": 3, "success": True},
         {"id": "well", "label": "You do it well", "atLeast": 2, "success": True},
         {"id": "barely", "label": "You barely manage", "atLeast": 1, "success": True},
-        {"id": "miss", "label": "Miss"}]})
+        {"id": "miss", "label": "Miss"}]}))
     check = PoolCheck(sides=6, dice=2, target=4, count="below", exact_counts=True)
     tiers = dict(pool_odds(check, outcomes).tiers)
     hit = Fraction(4, 6)

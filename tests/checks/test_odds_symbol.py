@@ -12,6 +12,7 @@ from middleware.resolve.checks.outcome import outcomes_from
 from middleware.resolve.checks.symbol_pool.odds import die_distribution, net_distribution, pool_odds
 from middleware.resolve.checks.symbol_pool.resolve import throw_pool
 from middleware.resolve.checks.symbol_pool.roll import Side, SymbolRules, symbol_rules_from
+from middleware.rules.common import Outcomes as OutcomesBlock
 from middleware.rules.kinds.symbol_pool import SymbolPool
 from middleware.rules.load import load_ruleset
 from tests.checks.test_odds import chi_square, critical_value
@@ -60,10 +61,10 @@ def test_needed_and_tiers_by_margin_and_total() -> None:
     plan = (("ability", 2, "roller"),)
     net = net_distribution(RULES, plan)
     assert sum(p for n, p in net.items() if n >= 2) == pool_odds(needs_two, plan).success
-    outcomes = outcomes_from({"by": "margin", "tiers": [
+    outcomes = outcomes_from(OutcomesBlock.model_validate({"by": "margin", "tiers": [
         {"id": "great", "label": "Great", "atLeast": 2, "success": True},
         {"id": "ok", "label": "Made it", "atLeast": 1, "success": True},
-        {"id": "miss", "label": "Missed"}]})
+        {"id": "miss", "label": "Missed"}]}))
     odds = pool_odds(needs_two, plan, outcomes)
     tiers = dict(odds.tiers)
     assert Fraction(1) == sum(tiers.values())

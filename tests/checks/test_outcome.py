@@ -7,6 +7,7 @@ from middleware.dice import Dice
 from middleware.resolve.checks.dice_sum.dice import SumCheck, SumDice, roll_sum
 from middleware.resolve.checks.outcome import Outcomes, Tier, Verdict, judge, outcomes_from
 from middleware.resolve.checks.record import CheckRecord
+from middleware.rules.common import Outcomes as OutcomesBlock
 
 REFERENCE_JSON = {
     "by": "margin",
@@ -19,7 +20,7 @@ REFERENCE_JSON = {
         {"id": "critical_failure", "label": "Critical failure", "critical": True},
     ],
 }
-REFERENCE = outcomes_from(REFERENCE_JSON)
+REFERENCE = outcomes_from(OutcomesBlock.model_validate(REFERENCE_JSON))
 PLAIN = Outcomes(tiers=REFERENCE.tiers if REFERENCE else ())  # same tiers, no shift
 WITH_ON = Outcomes(tiers=(
     Tier("crit", "Two sixes", success=True, critical=True, on="critical-success"),

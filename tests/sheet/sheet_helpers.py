@@ -1,20 +1,14 @@
 """Helpers for the sheet tests: a ruleset built from the compat files with the sheet's own models.
 
-``load_ruleset`` is being written beside this issue; these tests construct only what the sheet
-reads (sheet, resolution as JSON, combat, the items block and catalogs as their models) so they do
-not depend on it.
+The files are read by the ruleset's models alone (``Ruleset.model_validate``), not
+``load_ruleset``, so a test can hand the sheet a file the import checks would refuse.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from middleware.rules.catalogs import Catalog
-from middleware.rules.combat import CombatBlock
-from middleware.rules.items import ItemsBlock
-from middleware.rules.rests import Rest
-from middleware.rules.sheet import SheetBlock
+from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
 from tests.peer import compat_json
 
@@ -27,27 +21,10 @@ def raw(name: str) -> Any:
     return compat_json(FILES[name])
 
 
-@dataclass(frozen=True)
-class MiniRuleset:
-    sheet: SheetBlock
-    resolution: Any
-    combat: CombatBlock | None
-    items: Any
-    catalogs: Any
-    rests: Any = ()
-
-
-def ruleset(name: str, data: Any = None) -> MiniRuleset:
-    data = data if data is not None else raw(name)
-    combat = data.get("combat")
-    items = data.get("items")
-    return MiniRuleset(sheet=SheetBlock.model_validate(data["sheet"]),
-                       resolution=data["resolution"],
-                       combat=CombatBlock.model_validate(combat) if combat else None,
-                       items=ItemsBlock.model_validate(items) if items else None,
-                       catalogs=tuple(Catalog.model_validate(c)
-                                      for c in data.get("catalogs", ())),
-                       rests=tuple(Rest.model_validate(r) for r in data.get("rests", ())))
+def ruleset(name: str, data: Any = None) -> Ruleset:
+    """The compat file ``name`` (or ``data``) read by the ruleset's models, without the import
+    checks, so a test may hand the sheet a file the import would refuse."""
+    return Ruleset.model_validate(data if data is not None else raw(name))
 
 
 BRAM: dict[str, Any] = {

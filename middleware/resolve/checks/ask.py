@@ -8,10 +8,13 @@ number every kind reads its dice against (CHK-COMMON-08/09/11).
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from middleware.names import normalize_name
 from middleware.resolve.checks.record import Ask
+from middleware.rules.common import DcRung, Rung
+from middleware.rules.resolution import AnyResolution
 from middleware.segments import Tag
 
 DC_LIMIT = 1000
@@ -25,7 +28,7 @@ _WHOLE = re.compile(r"[-+]?\d+")
 class Difficulty(NamedTuple):
     """The number a check is read against, the rung that gave it (if any) and a note for the GM.
 
-    A named tuple, not a frozen dataclass: one is built per check (issue 2)."""
+    A named tuple, not a frozen dataclass: one is built per check."""
 
     dc: int
     rung: str | None = None
@@ -52,18 +55,23 @@ def read_ask(tag: Tag) -> Ask | None:
                leans=leans, save_hint="save" in words, attrs=attrs, source=tag.raw)
 
 
-def pick_difficulty(ask: Ask, resolution: Any, fallback: int,
-                    ladder: tuple[Any, ...] | None = None) -> Difficulty:
+def pick_difficulty(ask: Ask, resolution: AnyResolution, fallback: int,
+                    ladder: Sequence[Rung] | None = None) -> Difficulty:
     """CHK-COMMON-08/09, CHK-SUM-10: ``dc=`` wins, else the named rung, else our default.
 
     Without either, the middle rung of the ladder (our choice: the GM asked for an ordinary
     check), else ``fallback``. A ``dc`` is clamped to ±1000 (CHK-COMMON-11). ``ladder`` is the
-    game's (``rules.layers.ladder_of``); without it, the resolution's own.
+    game's (``rules.layers.ladder_of``); without it, the resolution's own. Only rungs with a
+    ``dc`` count (a dice-pool's rungs count successes instead).
     """
     if ask.dc is not None:
         return _held(ask.dc)
-    if ladder is None:
-        ladder = tuple(getattr(resolution, "difficulty_ladder", ()) or ())
+    rungs = tuple(r for r in resolution.difficulty_ladder if isinstance(r, DcRung)) \
+        if ladder is None else tuple(r for r in ladder if isinstance(r, DcRung))
+    return _from_ladder(ask, rungs, fallback)
+
+
+def _from_ladder(ask: Ask, ladder: tuple[DcRung, ...], fallback: int) -> Difficulty:
     rung = _rung(ladder, ask.difficulty)
     unknown = f'difficulty "{ask.difficulty}" names no rung; ' if ask.difficulty else ""
     if rung is not None:
@@ -84,7 +92,7 @@ def _held(dc: int) -> Difficulty:
     return Difficulty(held, note=f"dc {dc} clamped to {held}.")
 
 
-def _rung(ladder: tuple[Any, ...], label: str | None) -> Any:
+def _rung(ladder: tuple[DcRung, ...], label: str | None) -> DcRung | None:
     """CHK-COMMON-08: the one rung whose label matches; none when no rung or two share it."""
     if not label:
         return None

@@ -11,18 +11,18 @@ One place for every kind: ``resolve_check`` runs ``mark_changes`` on what the ki
 
 from __future__ import annotations
 
-from typing import Any
-
 from middleware.cache import IdentityCache
 from middleware.character.check import CheckSheet
 from middleware.resolve.checks.record import CheckRecord
+from middleware.rules.kinds.dice_sum import DiceSum
+from middleware.rules.resolution import AnyResolution
 from middleware.sheet.effects import Modifier
 
 THROWS_EFFECT_DICE = frozenset({"dice-sum"})
 """Kinds that throw a modifier's ``dice`` (SHEET-COND-05); the others read only ``flat``."""
 
 
-def mark_changes(record: CheckRecord, sheet: CheckSheet, resolution: Any) -> CheckRecord:
+def mark_changes(record: CheckRecord, sheet: CheckSheet, resolution: AnyResolution) -> CheckRecord:
     """ITM-CHECK-15: ``effects=`` and ``from=`` on a rolled check; a settled one keeps its own.
 
     A kind that already wrote the same two values (``changes_of``) gets its record back as is.
@@ -31,7 +31,8 @@ def mark_changes(record: CheckRecord, sheet: CheckSheet, resolution: Any) -> Che
     return record.model_copy(update=update) if update else record
 
 
-def changed_fields(record: CheckRecord, sheet: CheckSheet, resolution: Any) -> dict[str, Any]:
+def changed_fields(record: CheckRecord, sheet: CheckSheet,
+                   resolution: AnyResolution) -> dict[str, str | None]:
     """What ``mark_changes`` would change on ``record``: nothing on a settled or refused check,
     else ``effects``/``from_`` where the record does not already say the same."""
     if record.status != "resolved" or record.automatic:
@@ -43,7 +44,7 @@ def changed_fields(record: CheckRecord, sheet: CheckSheet, resolution: Any) -> d
             if getattr(record, name) != value}
 
 
-def marks(sheet: CheckSheet, resolution: Any) -> dict[str, str | None]:
+def marks(sheet: CheckSheet, resolution: AnyResolution) -> dict[str, str | None]:
     """ITM-CHECK-15: a kind's record fields ``effects`` (the numeric change) and ``from_`` (its
     sources), ready to pass to ``CheckRecord``."""
     effects, sources = changes_of(sheet, resolution)
@@ -53,7 +54,7 @@ def marks(sheet: CheckSheet, resolution: Any) -> dict[str, str | None]:
 _CHANGES: IdentityCache[tuple[str | None, str | None]] = IdentityCache(1024)
 
 
-def changes_of(sheet: CheckSheet, resolution: Any) -> tuple[str | None, str | None]:
+def changes_of(sheet: CheckSheet, resolution: AnyResolution) -> tuple[str | None, str | None]:
     """ITM-CHECK-15: the ``effects=`` and ``from=`` values of a rolled check on ``sheet``.
 
     Worked out once per (sheet, resolution) objects: every check reads them twice (the kind's
@@ -64,8 +65,8 @@ def changes_of(sheet: CheckSheet, resolution: Any) -> tuple[str | None, str | No
     return _CHANGES.get((sheet, resolution), None, lambda: _changes(sheet, resolution))
 
 
-def _changes(sheet: CheckSheet, resolution: Any) -> tuple[str | None, str | None]:
-    kind = str(getattr(resolution, "kind", ""))
+def _changes(sheet: CheckSheet, resolution: AnyResolution) -> tuple[str | None, str | None]:
+    kind = resolution.kind
     applied = [m for m in sheet.modifiers if m.flat or (m.dice and kind in THROWS_EFFECT_DICE)]
     tilting = sheet.leans if _rolls_twice(resolution) else ()
     names = [m.source for m in applied] + [source for _, source in tilting]
@@ -85,6 +86,6 @@ def effects_text(modifiers: list[Modifier], kind: str) -> str | None:
     return ("0" if flat == 0 else f"{flat:+d}") + "".join(dice)
 
 
-def _rolls_twice(resolution: Any) -> bool:
+def _rolls_twice(resolution: AnyResolution) -> bool:
     """ITM-CHECK-13: leans tilt only a ruleset that rolls twice at all (``advantage``)."""
-    return bool(getattr(resolution, "advantage", False))
+    return isinstance(resolution, DiceSum) and resolution.advantage

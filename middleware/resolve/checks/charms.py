@@ -10,16 +10,17 @@ rule as well.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from middleware.character.check import current, spend_pool, view_for
 from middleware.names import normalize_name
 from middleware.resolve.checks.dice_pool.rules import Reroll
 from middleware.resolve.checks.kind import Roll
 from middleware.resolve.checks.spend import Bought, Offer
-from middleware.sheet.rules_view import RulesetLike, as_json
+from middleware.rules.catalogs import CatalogEntry, CharmCheck, Mechanics, PoolCost
+from middleware.rules.ruleset import Ruleset
+from middleware.rules.sheet import SheetList
 from middleware.state import Character, GameState
 
 MAX_PURCHASES = 20
@@ -28,14 +29,14 @@ MAX_PURCHASES = 20
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """The catalog entry a ``use=`` name means: its mark, label and raw ``mechanics``."""
+    """The catalog entry a ``use=`` name means: its mark, label and ``mechanics``."""
 
     mark: str
     label: str
-    mechanics: Mapping[str, Any]
+    mechanics: Mechanics | None
 
 
-def find_entry(ruleset: RulesetLike, character: Character | None,
+def find_entry(ruleset: Ruleset, character: Character | None,
                name: str) -> Entry | str:
     """SHEET-LST-05: the one entry whose marked rows answer to ``name`` (shown name or entry
     label, without case); else ``"unknown-entry"`` or ``"ambiguous-entry"``. An entry whose
@@ -48,9 +49,7 @@ def find_entry(ruleset: RulesetLike, character: Character | None,
     entry = _catalog_entry(ruleset, next(iter(marks))) if marks else None
     if entry is None:
         return "unknown-entry"
-    mechanics = entry.get("mechanics")
-    return Entry(next(iter(marks)), str(entry.get("label", name)),
-                 mechanics if isinstance(mechanics, dict) else {})
+    return Entry(next(iter(marks)), entry.label, entry.mechanics)
 
 
 def buy_charm(roll: Roll, name: str) -> Bought:
@@ -60,8 +59,8 @@ def buy_charm(roll: Roll, name: str) -> Bought:
     if isinstance(found, str):
         return Bought(reason=found, note=f'"{name}" is no entry {roll.ask.who or "the roller"} '
                                           f"chose ({found}): nothing used or paid.")
-    check = found.mechanics.get("check")
-    if not isinstance(check, dict) or character is None:
+    check = found.mechanics.check if found.mechanics is not None else None
+    if check is None or character is None:
         return Bought(note=f"{found.label} does not change a check: nothing used or paid.")
     purchases = _purchases(found, Offer.parse(roll.ask.attrs.get("spend")))
     if purchases <= 0:
@@ -76,13 +75,13 @@ def buy_charm(roll: Roll, name: str) -> Bought:
 
 def _purchases(entry: Entry, offer: Offer | None) -> int:
     """CHK-CHARM-10/12, CHK-SPEND-14: whole prices paid when it scales, else once."""
-    if "perCostStep" not in entry.mechanics or offer is None:
+    if entry.mechanics is None or entry.mechanics.per_cost_step is None or offer is None:
         return 1
-    price = next((c["amount"] for c in _costs(entry)
-                  if normalize_name(c["pool"]) == normalize_name(offer.pool)), None)
+    price = next((c.amount for c in _costs(entry)
+                  if normalize_name(c.pool) == normalize_name(offer.pool)), None)
     if not price:
         return 1
-    return min(offer.points // int(price), MAX_PURCHASES)
+    return min(offer.points // price, MAX_PURCHASES)
 
 
 def _pay(roll: Roll, entry: Entry, character: Character,
@@ -91,14 +90,14 @@ def _pay(roll: Roll, entry: Entry, character: Character,
     return pay_entry(roll.ctx.ruleset, roll.state, character, entry, purchases)
 
 
-def pay_entry(ruleset: RulesetLike, state: GameState, character: Character, entry: Entry,
+def pay_entry(ruleset: Ruleset, state: GameState, character: Character, entry: Entry,
               purchases: int = 1) -> tuple[Character, str | None] | None:
     """CHK-CHARM-09/12: every cost pool times the purchases, then one use of each of the entry's
     row pools; all or nothing (None: not enough). Returns the character after paying and what
     was paid (``"resolve:1,tricks:second breath:1"``; None when the entry costs nothing). A
     ``[sheet: op="use"]`` pays the same way."""
     paid: list[str] = []
-    due = [(c["pool"], c["amount"] * purchases) for c in _costs(entry)]
+    due = [(c.pool, c.amount * purchases) for c in _costs(entry)]
     due += [(key, 1) for key in _counters(ruleset, character, entry.mark)]
     for named, amount in due:
         key = _payer(ruleset, character, named, amount, state)
@@ -110,7 +109,7 @@ def pay_entry(ruleset: RulesetLike, state: GameState, character: Character, entr
     return character, ",".join(paid) or None
 
 
-def _payer(ruleset: RulesetLike, character: Character, key: str, amount: int,
+def _payer(ruleset: Ruleset, character: Character, key: str, amount: int,
            state: GameState) -> str:
     """SHEET-LIVE-06: a cost naming a pool group pays from the first pool of the group, in
     declaration order, that can afford it; any other name is the pool itself."""
@@ -121,28 +120,24 @@ def _payer(ruleset: RulesetLike, character: Character, key: str, amount: int,
     return next((pool for pool in group if pools[pool][0] >= amount), key)
 
 
-def _effects(check: Mapping[str, Any], purchases: int, label: str, character: Character,
+def _effects(check: CharmCheck, purchases: int, label: str, character: Character,
              spent: str | None) -> Bought:
     """CHK-CHARM-02..06, Ambiguity 19: dice and successes scale; the re-roll is bought once."""
-    reroll = check.get("reroll")
+    reroll = check.reroll
     return Bought(
-        dice=_whole(check.get("dice")) * purchases,
-        successes=_whole(check.get("successes")) * purchases,
-        reroll=Reroll(int(reroll["upTo"]), reroll.get("mode", "once"))
-        if isinstance(reroll, dict) and isinstance(reroll.get("upTo"), int) else None,
-        threshold=_face(check.get("threshold")), explode=_face(check.get("explode")),
-        double=_face(check.get("double")), paid=spent, use=label, character=character,
+        dice=_whole(check.dice) * purchases,
+        successes=_whole(check.successes) * purchases,
+        reroll=Reroll(reroll.up_to, reroll.mode) if reroll is not None else None,
+        threshold=check.threshold, explode=check.explode,
+        double=check.double, paid=spent, use=label, character=character,
     )
 
 
-def _costs(entry: Entry) -> list[dict[str, Any]]:
-    cost = entry.mechanics.get("cost")
-    return [c for c in cost or () if isinstance(c, dict) and isinstance(c.get("pool"), str)
-            and isinstance(c.get("amount"), int) and c["amount"] > 0] \
-        if isinstance(cost, (list, tuple)) else []
+def _costs(entry: Entry) -> tuple[PoolCost, ...]:
+    return entry.mechanics.cost if entry.mechanics is not None else ()
 
 
-def _counters(ruleset: RulesetLike, character: Character, mark: str) -> list[str]:
+def _counters(ruleset: Ruleset, character: Character, mark: str) -> list[str]:
     """The row pools the entry's own rows make (a use counter such as "tricks:second breath")."""
     made = view_for(ruleset, character).live.row_pools()
     keys: list[str] = []
@@ -157,7 +152,7 @@ def _counters(ruleset: RulesetLike, character: Character, mark: str) -> list[str
     return keys
 
 
-def _marked_rows(ruleset: RulesetLike, character: Character | None) -> Iterator[tuple[str, str]]:
+def _marked_rows(ruleset: Ruleset, character: Character | None) -> Iterator[tuple[str, str]]:
     """Every ``(mark, shown name)`` of the roller's rows that carry a ``_catalog`` mark."""
     if character is None or character.sheet is None:
         return
@@ -170,11 +165,11 @@ def _marked_rows(ruleset: RulesetLike, character: Character | None) -> Iterator[
                 yield mark, shown if isinstance(shown, str) else ""
 
 
-def _name_column(ruleset: RulesetLike, sheet_list: Any) -> str | None:
+def _name_column(ruleset: Ruleset, sheet_list: SheetList) -> str | None:
     """SHEET-LST-05: ``gm.sheetSummary`` ``nameColumn``, else ``pools.nameColumn``, else the
-    list's first text column."""
-    gm = as_json(getattr(ruleset, "gm", None))
-    summary = (gm.get("sheetSummary") if isinstance(gm, dict) else None) or {}
+    list's first text column. The ``gm`` block is kept whole as the file's JSON."""
+    gm = ruleset.gm
+    summary = (gm.get("sheetSummary") if gm is not None else None) or {}
     for shown in summary.get("lists") or ():
         if isinstance(shown, dict) and shown.get("list") == sheet_list.id \
                 and isinstance(shown.get("nameColumn"), str):
@@ -184,24 +179,17 @@ def _name_column(ruleset: RulesetLike, sheet_list: Any) -> str | None:
     return next((c.id for c in sheet_list.columns if c.type == "text"), None)
 
 
-def _catalog_entry(ruleset: RulesetLike, mark: str) -> dict[str, Any] | None:
+def _catalog_entry(ruleset: Ruleset, mark: str) -> CatalogEntry | None:
     catalog_id, _, entry_id = mark.partition("/")
-    for catalog in (as_json(c) for c in getattr(ruleset, "catalogs", None) or ()):
-        if isinstance(catalog, dict) and catalog.get("id") == catalog_id:
-            entries = (as_json(e) for e in catalog.get("entries") or ())
-            return next((e for e in entries if isinstance(e, dict) and e.get("id") == entry_id),
-                        None)
-    return None
+    catalog = next((c for c in ruleset.catalogs if c.id == catalog_id), None)
+    return catalog.entry(entry_id) if catalog is not None else None
 
 
-def _label(ruleset: RulesetLike, mark: str) -> str:
+def _label(ruleset: Ruleset, mark: str) -> str:
     entry = _catalog_entry(ruleset, mark)
-    return str(entry.get("label", "")) if entry else ""
+    return entry.label if entry else ""
 
 
-def _whole(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
-def _face(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+def _whole(value: int | None) -> int:
+    """A scaling bonus counts only when it adds (CHK-CHARM-03/04): 0 for none or a negative."""
+    return value if value is not None and value > 0 else 0

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from middleware.character.check import CheckSheet
 from middleware.resolve import Context
 from middleware.resolve.checks.record import Ask, CheckRecord
+from middleware.rules.common import Rung
 from middleware.rules.layers import ladder_of
 from middleware.sheet.roller import Roller
 from middleware.state import GameState
@@ -47,7 +48,7 @@ class Roll:
 class Rolled(NamedTuple):
     """A kind's answer: the record of the check and the state after it (pools paid).
 
-    A named tuple, not a frozen dataclass: one is built per check (issue 2)."""
+    A named tuple, not a frozen dataclass: one is built per check."""
 
     record: CheckRecord
     state: GameState
@@ -72,6 +73,11 @@ def resolution_as(roll: Roll, model: type[R]) -> R:
     return res
 
 
-def game_ladder(roll: Roll) -> tuple[Any, ...]:
+def game_ladder(roll: Roll) -> tuple[Rung, ...]:
     """The game's difficulty ladder (a layer's replaces the file's while it is on)."""
     return ladder_of(roll.ctx.ruleset, roll.state.layers)
+
+
+def game_rungs(roll: Roll, rung: type[R]) -> tuple[R, ...]:
+    """The game's ladder as the kind's own rungs (every rung of a kind's ladder is one)."""
+    return tuple(r for r in game_ladder(roll) if isinstance(r, rung))

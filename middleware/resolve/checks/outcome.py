@@ -9,9 +9,11 @@ the bare comparison decides and a forced result is a critical of its kind (CHK-S
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from middleware.resolve.checks.record import Critical
+from middleware.rules.common import Outcomes as OutcomesBlock
+from middleware.rules.common import OutcomeTier
 
 Natural = Literal["max", "min"]
 By = Literal["margin", "total"]
@@ -126,36 +128,20 @@ def _from_tier(tier: Tier) -> Verdict:
     return Verdict(success=tier.success, critical=critical, tier=tier)
 
 
-def outcomes_from(model: Any) -> Outcomes | None:
-    """Plain ``Outcomes`` from the ruleset's ``resolution.outcomes`` model (or its JSON), or None.
-
-    Read by attribute or key so this module does not depend on the ruleset model's field names.
-    """
+def outcomes_from(model: OutcomesBlock | None) -> Outcomes | None:
+    """Plain ``Outcomes`` from the ruleset's ``resolution.outcomes``, or None without one."""
     if model is None:
         return None
-    tiers = tuple(_tier_from(t) for t in _get(model, "tiers", ()) or ())
+    tiers = tuple(_tier_from(t) for t in model.tiers)
     if not tiers:
         return None
-    by = _get(model, "by", "margin") or "margin"
-    shift_rule = _get(model, "naturals", None) == "shift"
-    return Outcomes(tiers=tiers, by="total" if by == "total" else "margin", shift=shift_rule)
+    return Outcomes(tiers=tiers, by="total" if model.by == "total" else "margin",
+                    shift=model.naturals == "shift")
 
 
-def _tier_from(model: Any) -> Tier:
-    at_least = _get(model, "at_least", None, "atLeast")
+def _tier_from(model: OutcomeTier) -> Tier:
+    at_least = model.at_least
     return Tier(
-        id=str(_get(model, "id", "")), label=str(_get(model, "label", "")),
-        success=bool(_get(model, "success", False)), critical=bool(_get(model, "critical", False)),
-        at_least=None if at_least is None else float(at_least),
-        on=_get(model, "on", None), text=_get(model, "text", None),
+        id=model.id, label=model.label, success=model.success, critical=model.critical,
+        at_least=None if at_least is None else float(at_least), on=model.on, text=model.text,
     )
-
-
-def _get(model: Any, name: str, default: Any, alias: str | None = None) -> Any:
-    """A field by attribute (pydantic model) or by key (raw JSON), under its name or alias."""
-    for key in (name, alias) if alias else (name,):
-        if isinstance(model, dict) and key in model:
-            return model[key]
-        if not isinstance(model, dict) and hasattr(model, key):
-            return getattr(model, key)
-    return default

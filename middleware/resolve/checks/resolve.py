@@ -68,7 +68,7 @@ def _settled(ask: Ask, sheet: CheckSheet) -> CheckRecord | None:
 
 
 def _by_kind(roll: Roll) -> Rolled:
-    kind_name = str(getattr(roll.ctx.ruleset.resolution, "kind", ""))
+    kind_name = roll.ctx.ruleset.resolution.kind
     kind = KINDS.get(kind_name)
     if kind is None:
         return roll.unchanged(CheckRecord.trusted(

@@ -71,7 +71,7 @@ NOTHING = Bought()
 def buy_spend(roll: Roll) -> Bought:
     """CHK-SPEND-08/11..16: the purchases ``spend=`` makes under the ruleset's standing rules."""
     offer = Offer.parse(roll.ask.attrs.get("spend"))
-    rules = tuple(getattr(roll.ctx.ruleset.resolution, "spend", ()) or ())
+    rules = roll.ctx.ruleset.resolution.spend
     if offer is None or not rules:
         return NOTHING
     found = pool_value(roll.ctx.ruleset, roll.state, roll.roller, offer.pool)

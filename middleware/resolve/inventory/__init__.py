@@ -10,9 +10,9 @@ The steps (SPEC §1b, §6, ITM-BAG):
    seeing what the ones before it did; each is all-or-nothing.
 4. One ``InventoryRecord`` answers the tag; several items or bags become its ``parts``.
 
-Actions other issues own answer ``refused`` / ``unsupported`` until they are registered here:
-``use`` (issue 4 part I4: ``ACTIONS["use"] = use``), and ``pay``, ``earn``, ``buy``, ``sell``,
-``inspect``, ``reveal`` (money, market and fakes).
+Every action word the reader knows has its resolver in ``ACTIONS``: the bag's own (``add`` ..
+``unbind``), ``use`` (ITM-USE), money and the market (``pay``, ``earn``, ``buy``, ``sell``) and
+fakes (``inspect``, ``reveal``). A word with none would answer ``refused`` / ``unsupported``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ Action = Callable[[ItemAsk, GameState, Context], Resolution]
 
 
 def unsupported(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
-    """An action another part of the engine answers; refused until it is registered."""
+    """An action word with no resolver in ``ACTIONS``: refused, nothing changed."""
     return Resolution(state, refused(ask.action, "unsupported",
                                      f"The {ask.action} action is not resolved yet.",
                                      item=ask.item or None, who=ask.who))
@@ -50,9 +50,9 @@ def unsupported(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
 ACTIONS: dict[str, Action] = {
     "add": add, "remove": remove, "give": give,
     "equip": equip, "unequip": unequip, "bind": bind, "unbind": unbind,
-    "use": use,  # ITM-USE (issue 4 part I4)
-    "pay": pay, "earn": earn, "buy": buy, "sell": sell,  # ITM-MARKET, ITM-DAY (issue 5 J4)
-    "inspect": inspect, "reveal": reveal,  # ITM-FAKE (issue 5 part J5)
+    "use": use,  # ITM-USE
+    "pay": pay, "earn": earn, "buy": buy, "sell": sell,  # ITM-MARKET, ITM-DAY
+    "inspect": inspect, "reveal": reveal,  # ITM-FAKE
 }
 """The action word -> its resolver (STYLE habit 5)."""
 

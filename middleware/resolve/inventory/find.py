@@ -92,7 +92,7 @@ def _passes_for(stack: Stack) -> object:
 
 
 def _first(values: tuple[object, ...], wanted: object) -> int | None:
-    """The first position of ``wanted`` (a C-level scan, issue 4)."""
+    """The first position of ``wanted`` (a C-level scan)."""
     try:
         return values.index(wanted)
     except ValueError:

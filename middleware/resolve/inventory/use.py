@@ -18,7 +18,7 @@ written as the record's ``feedback`` and ``note=``. Like every tag it is measure
 turn started in, so a regenerated reply never uses an item twice (ITM-USE-23).
 
 Refusal codes (ours, Ambiguity 3): ``not-worn``, ``no-charges``, ``no-difficulty`` (ITM-USE-17);
-and I1's ``unknown-character``, ``not-held``, ``unknown-item``.
+and the bag's own ``unknown-character``, ``not-held``, ``unknown-item``.
 """
 
 from __future__ import annotations

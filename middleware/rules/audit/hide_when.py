@@ -1,6 +1,6 @@
 """SHEET-IMPORT-09: a ``hideWhen`` may only compare its field with values that field can hold.
 
-``checks_sheet`` refuses a ``hideWhen`` naming no field; this refuses the values. Each value is
+``audit/sheet.py`` refuses a ``hideWhen`` naming no field; this refuses the values. Each value is
 checked on its own: the wrong type (text against a number field, a number against a boolean) or a
 value an enum does not offer is refused in any comparison; a number outside the field's range or a
 text longer than its ``maxLength`` is refused in ``notEquals`` and ``in`` only, because an
@@ -9,10 +9,11 @@ out-of-range ``equals`` (it simply never hides) is what older files have and the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol
 
 from middleware.errors import Problem
+from middleware.rules.ruleset import Ruleset
 from middleware.rules.sheet import SheetBlock
 from middleware.rules.sheet_fields import (
     BooleanField,
@@ -29,9 +30,23 @@ HOLDERS = ("fields", "derived", "lists", "live.pools", "live.tracks", "live.stat
 """Where a ``hideWhen`` may sit, as JSON paths under ``$.sheet``."""
 
 
-def check_hide_when(ruleset: Any) -> Iterable[Problem]:
+class Hideable(Protocol):
+    """A sheet object that may carry a ``hideWhen``."""
+
+    @property
+    def hide_when(self) -> HideWhen | None: ...
+
+
+def holders(sheet: SheetBlock) -> tuple[tuple[str, Sequence[Hideable]], ...]:
+    """Each place of ``HOLDERS`` with the objects it holds, in that order."""
+    live = sheet.live
+    return (("fields", sheet.fields), ("derived", sheet.derived), ("lists", sheet.lists),
+            ("live.pools", live.pools), ("live.tracks", live.tracks), ("live.states", live.states))
+
+
+def check_hide_when(ruleset: Ruleset) -> Iterable[Problem]:
     """Every ``hideWhen`` value its field cannot hold, at the value's JSON path."""
-    sheet: SheetBlock = ruleset.sheet
+    sheet = ruleset.sheet
     fields = sheet.by_id.fields
     for path, hide in _hides(sheet):
         field = fields.get(hide.field)
@@ -41,12 +56,9 @@ def check_hide_when(ruleset: Any) -> Iterable[Problem]:
 
 def _hides(sheet: SheetBlock) -> Iterator[tuple[str, HideWhen]]:
     """Every ``hideWhen`` of the sheet with its JSON path."""
-    for name in HOLDERS:
-        owner: Any = sheet
-        for part in name.split("."):
-            owner = getattr(owner, part)
+    for name, owner in holders(sheet):
         for i, item in enumerate(owner):
-            hide: HideWhen | None = getattr(item, "hide_when", None)
+            hide = item.hide_when
             if hide is not None:
                 yield f"$.sheet.{name}[{i}].hideWhen", hide
 
@@ -83,7 +95,7 @@ def _cannot_hold(value: Scalar, field: SheetField, strict: bool) -> str | None:
     return None
 
 
-def check_layer_values(ruleset: Any) -> Iterable[Problem]:
+def check_layer_values(ruleset: Ruleset) -> Iterable[Problem]:
     """SHEET-IMPORT-19: a layer may not remove an enum value that any ``hideWhen`` compares with,
     since the thing it hides would flip while the layer is on."""
     compared = dict(_compared(ruleset.sheet))

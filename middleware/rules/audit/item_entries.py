@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+
+from pydantic import BaseModel
 
 from middleware.errors import Problem
 from middleware.rules.catalogs import Catalog
@@ -39,7 +40,7 @@ class Vocab:
     @classmethod
     def of(cls, ruleset: Ruleset) -> Vocab:
         block = ruleset.items
-        health = getattr(ruleset.combat, "health", None)
+        health = ruleset.combat.health if ruleset.combat is not None else None
         return cls(
             block=block,
             items={f"{c.id}/{e.id}": e.item for c in ruleset.catalogs if c.holds_items
@@ -157,7 +158,7 @@ def _carrying(path: str, item: Item, vocab: Vocab) -> Iterator[Problem]:
         yield from _charge_stat(f"{path}.charges.max", item, item.charges.max, vocab)
 
 
-def _given(model: Any, keys: tuple[str, ...]) -> list[str]:
+def _given(model: BaseModel, keys: tuple[str, ...]) -> list[str]:
     """Which of ``keys`` (file names) the object wrote."""
     fields = type(model).model_fields
     names = {(f.alias or name): name for name, f in fields.items()}

@@ -5,7 +5,7 @@
 - ITM-SHEET-07 / SHEET-REF-16: a catalog row's ``scaled`` column and a ``mechanics.scales`` may not
   read items, not even through a derived value. (Pool and track maxima, the proficiency bonus,
   ``binding.max`` and the ``carry`` numbers are refused by the live-read checks of
-  ``checks_sheet.py`` and ``checks_items.py``, which count ``itemStat`` as a live read.)
+  ``audit/sheet.py`` and ``audit/items.py``, which count ``itemStat`` as a live read.)
 
 Every reference is found by walking the loaded ruleset: models by their file keys, and the JSON
 kept whole (``scaled``, combat) by its ``itemStat`` keys.

@@ -2,7 +2,7 @@
 
 Shapes and per-object limits are the models' (``items.py``, ``items_money.py``); here each key is
 compared with the others: a ``carry.stat`` that is a number stat, coins that exchange, a market whose
-places and tables exist. Item entries are checked in ``checks_item_entries.py``; ``check_items``
+places and tables exist. Item entries are checked in ``item_entries.py``; ``check_items``
 runs both and is the one function in ``CHECKERS``.
 """
 

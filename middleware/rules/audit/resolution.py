@@ -1,21 +1,23 @@
 """Import checks on ``resolution``: rules that compare one key with another (CHK-IMPORT).
 
 Each check yields ``Problem``s with the JSON path of the offending key, so a refused file lists
-every fault at once. Kind-specific rules are in ``checks_kinds.py``; this module holds the shared
-ones (CHK-COMMON, CHK-OUT, CHK-SPEND, CHK-OVR, SHEET-TIER-04, SHEET-ABL-04, SHEET-IMPORT-18/21) and
-the entry point ``check_resolution``.
+every fault at once. Kind-specific rules are beside each kind's model (``rules/kinds/<kind>.py``);
+this module holds the shared ones (CHK-COMMON, CHK-OUT, CHK-SPEND, CHK-OVR, SHEET-TIER-04,
+SHEET-ABL-04, SHEET-IMPORT-18/21) and the entry point ``check_resolution``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from middleware.errors import Problem
 from middleware.rules.catalogs import Catalog, CharmCheck
 from middleware.rules.common import Outcomes, OutcomeTier, StepTableModifier
+from middleware.rules.kinds.dice_highest import DiceHighest
+from middleware.rules.kinds.dice_pool import DicePool
 from middleware.rules.kinds.dice_sum import DiceSum
 from middleware.rules.kinds.roll_against import RollAgainst
+from middleware.rules.live import Pool
 from middleware.rules.overrides import check_overrides
 from middleware.rules.problems import RESOLUTION as R
 from middleware.rules.resolution import AnyResolution
@@ -70,7 +72,7 @@ def _step_table(res: AnyResolution) -> Iterator[Problem]:
 
 def _adjust(res: AnyResolution, ruleset: Ruleset) -> Iterator[Problem]:
     """SHEET-IMPORT-21: every ability an adjust entry names is declared on the sheet."""
-    declared = {a.id for a in _sheet_list(ruleset, "abilities")}
+    declared = {a.id for a in ruleset.sheet.abilities}
     for i, entry in enumerate(res.adjust):
         for j, ability in enumerate(entry.abilities or ()):
             if ability not in declared:
@@ -82,7 +84,7 @@ def _penalty_from(res: AnyResolution, ruleset: Ruleset) -> Iterator[Problem]:
     """SHEET-IMPORT-18 / SHEET-PEN-02: ``penaltyFrom`` names a wound track (one with ``kinds``)."""
     if res.penalty_from is None:
         return
-    tracks = {t.id: t for t in _live_list(ruleset, "tracks")}
+    tracks = {t.id: t for t in ruleset.sheet.live.tracks}
     track = tracks.get(res.penalty_from)
     if track is None:
         yield Problem(f"{R}.penaltyFrom", f"unknown track {res.penalty_from!r}")
@@ -176,7 +178,7 @@ def _spend(res: AnyResolution, ruleset: Ruleset) -> Iterator[Problem]:
     if allowed is None:
         yield Problem(f"{R}.spend", f"a {res.kind} ruleset may not declare spend (CHK-IMPORT-43)")
         return
-    pools = {p.id: p for p in _live_list(ruleset, "pools")}
+    pools = {p.id: p for p in ruleset.sheet.live.pools}
     named: set[str] = set()
     for i, entry in enumerate(res.spend):
         path = f"{R}.spend[{i}]"
@@ -191,12 +193,12 @@ def _spend(res: AnyResolution, ruleset: Ruleset) -> Iterator[Problem]:
             yield from _reroll_fits(entry.reroll.up_to, res, f"{path}.reroll.upTo")
 
 
-def _spend_pool(pool: str, pools: dict[str, Any], named: set[str], path: str) \
+def _spend_pool(pool: str, pools: dict[str, Pool], named: set[str], path: str) \
         -> Iterator[Problem]:
     """CHK-IMPORT-40 / CHK-IMPORT-44: a declared pool that starts full, named once."""
     if pool not in pools:
         yield Problem(f"{path}.pool", f"unknown live pool {pool!r}")
-    elif getattr(pools[pool], "start", "full") == "empty":
+    elif pools[pool].start == "empty":
         yield Problem(f"{path}.pool", f"pool {pool!r} starts empty; nothing could be spent")
     if pool in named:
         yield Problem(f"{path}.pool", f"two spend entries name pool {pool!r}")
@@ -204,7 +206,7 @@ def _spend_pool(pool: str, pools: dict[str, Any], named: set[str], path: str) \
 
 def _reroll_fits(up_to: int, res: AnyResolution, path: str) -> Iterator[Problem]:
     """CHK-IMPORT-09/42: a re-roll's ``upTo`` runs 1..sides-1."""
-    sides = getattr(getattr(res, "die", None), "sides", None)
+    sides = res.die.sides if isinstance(res, DicePool | DiceHighest) else None
     if sides is not None and up_to > sides - 1:
         yield Problem(path, f"upTo must be below the die's {sides} sides")
 
@@ -234,18 +236,6 @@ def _charm_checks(catalogs: Iterable[Catalog]) -> Iterator[tuple[str, CharmCheck
                 yield f"$.catalogs[{i}].entries[{j}].mechanics.check", entry.mechanics.check
 
 
-# --- reading the sheet defensively ------------------------------------------------------------
-
-
-def _sheet_list(ruleset: Ruleset, name: str) -> list[Any]:
-    return list(getattr(ruleset.sheet, name, None) or [])
-
-
-def _live_list(ruleset: Ruleset, name: str) -> list[Any]:
-    return list(getattr(getattr(ruleset.sheet, "live", None), name, None) or [])
-
-
-def single_die(res: Any) -> bool:
+def single_die(res: AnyResolution) -> bool:
     """Whether the kind throws exactly one die (naturals, openEnded, unmodified, tens need it)."""
-    dice = getattr(res, "dice", None)
-    return isinstance(res, DiceSum | RollAgainst) and dice is not None and dice.count == 1
+    return isinstance(res, DiceSum | RollAgainst) and res.dice.count == 1

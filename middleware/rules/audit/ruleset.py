@@ -26,7 +26,8 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from middleware.errors import Problem
-from middleware.rules.common import LADDER_MAX, AgainstRung, DcRung, PoolRung
+from middleware.rules.catalogs import Catalog, CharmCheck
+from middleware.rules.common import LADDER_MAX, AgainstRung, DcRung, PoolRung, Rung
 from middleware.rules.kinds.dice_highest import DiceHighest
 from middleware.rules.kinds.dice_pool import DicePool, SituationalDice
 from middleware.rules.kinds.roll_against import RollAgainst
@@ -37,7 +38,7 @@ from middleware.rules.problems import validation_problems
 from middleware.rules.resolution import AnyResolution, ResolutionBlock
 from middleware.rules.ruleset import Ruleset
 
-Rungs = tuple[Any, ...]
+Rungs = tuple[Rung, ...]
 
 
 def check_audit(ruleset: Ruleset) -> Iterator[Problem]:
@@ -90,15 +91,16 @@ def pool_countable(res: DicePool) -> int:
 
 def _rungs(res: AnyResolution, ladder: Rungs, path: str, own: bool) -> Iterator[Problem]:
     """Rungs the kind could never meet. ``own``: the resolution's own ladder, whose rung targets
-    ``checks_kinds`` already checks (CHK-IMPORT-10); a layer's ladder gets that check here."""
+    the kind's own audit in ``rules/kinds/`` already checks (CHK-IMPORT-10); a layer's ladder
+    gets that check here."""
     for i, rung in enumerate(ladder):
         where = f"{path}[{i}]"
         if isinstance(res, DicePool) and isinstance(rung, PoolRung):
             yield from _pool_rung(res, rung, where, own)
-        elif isinstance(res, DiceHighest):
+        elif isinstance(res, DiceHighest) and isinstance(rung, DcRung):
             yield from _within(rung.dc, 1, res.keep * res.die.sides, f"{where}.dc",
                                "the kept dice can reach (CHK-HIGH-13)")
-        elif isinstance(res, SymbolPool):
+        elif isinstance(res, SymbolPool) and isinstance(rung, DcRung):
             yield from _within(rung.dc, 0, res.difficulty.max, f"{where}.dc",
                                "difficulty dice a check may throw (CHK-SYM-08)")
 
@@ -132,7 +134,7 @@ _LADDER_SHAPES: dict[str, Any] = {
 
 
 @cache
-def _ladder_adapter(kind: str) -> TypeAdapter[list[Any]]:
+def _ladder_adapter(kind: str) -> TypeAdapter[list[Rung]]:
     return TypeAdapter(_LADDER_SHAPES[kind])
 
 
@@ -163,7 +165,7 @@ def _pool(res: DicePool, ruleset: Ruleset) -> Iterator[Problem]:
         yield Problem(f"{R}.exceptional.successes",
                       f"a roll counts at most {most} successes; this could never trigger "
                       "(CHK-IMPORT-12)")
-    skills = {s.id for s in getattr(ruleset.sheet, "skills", None) or ()}
+    skills = {s.id for s in ruleset.sheet.skills}
     for i, stance in enumerate(res.stances):
         for j, skill in enumerate(stance.skills):
             if skill not in skills:
@@ -234,7 +236,8 @@ KIND_AUDITS: dict[str, Callable[[Any, Ruleset], Iterator[Problem]]] = {
     "roll-against": _against,
     "symbol-pool": _symbol,
 }
-"""The never-trigger checks of each kind beyond ``checks_kinds`` (dice-sum has none left)."""
+"""The never-trigger checks of each kind beyond its audit in ``rules/kinds/`` (dice-sum has
+none left)."""
 
 
 # --- charms (CHK-CHARM-05/06, CHK-IMPORT-08/12/45) -------------------------------------------
@@ -246,15 +249,14 @@ def _charm_limits(ruleset: Ruleset) -> Iterator[Problem]:
     if not isinstance(res, DicePool):
         return  # CHK-IMPORT-47 already refuses any mechanics.check outside a dice pool
     for path, check in _charm_checks(ruleset.catalogs):
-        threshold = check.get("threshold")
-        if isinstance(threshold, int):
-            yield from _within(threshold, res.target.min, res.target.max, f"{path}.threshold",
-                               "range target allows (CHK-CHARM-05)")
-        for name in ("explode", "double"):
-            if isinstance(check.get(name), int):
-                yield from _charm_face(res, name, check[name], f"{path}.{name}")
-        for name in ("dice", "successes"):
-            if check.get(name) == 0:
+        if check.threshold is not None:
+            yield from _within(check.threshold, res.target.min, res.target.max,
+                               f"{path}.threshold", "range target allows (CHK-CHARM-05)")
+        for name, face in (("explode", check.explode), ("double", check.double)):
+            if face is not None:
+                yield from _charm_face(res, name, face, f"{path}.{name}")
+        for name, number in (("dice", check.dice), ("successes", check.successes)):
+            if number == 0:
                 yield Problem(f"{path}.{name}", f"{name}: 0 changes nothing (CHK-IMPORT-45)")
 
 
@@ -269,19 +271,9 @@ def _charm_face(res: DicePool, name: str, face: int, path: str) -> Iterator[Prob
                        f"faces from {name}.min to the die's highest (CHK-CHARM-06, CHK-IMPORT-08)")
 
 
-def _charm_checks(catalogs: Iterable[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Each ``mechanics.check`` as plain JSON with its path (catalogs as models or raw JSON)."""
+def _charm_checks(catalogs: Iterable[Catalog]) -> Iterator[tuple[str, CharmCheck]]:
+    """Each entry's ``mechanics.check`` with its path."""
     for i, catalog in enumerate(catalogs):
-        entries = _json(catalog).get("entries")
-        for j, entry in enumerate(entries if isinstance(entries, list) else []):
-            mechanics = entry.get("mechanics") if isinstance(entry, dict) else None
-            check = mechanics.get("check") if isinstance(mechanics, dict) else None
-            if isinstance(check, dict):
-                yield f"$.catalogs[{i}].entries[{j}].mechanics.check", check
-
-
-def _json(value: Any) -> dict[str, Any]:
-    if hasattr(value, "model_dump"):
-        dumped: dict[str, Any] = value.model_dump(mode="json", by_alias=True, exclude_none=True)
-        return dumped
-    return value if isinstance(value, dict) else {}
+        for j, entry in enumerate(catalog.entries):
+            if entry.mechanics is not None and entry.mechanics.check is not None:
+                yield f"$.catalogs[{i}].entries[{j}].mechanics.check", entry.mechanics.check

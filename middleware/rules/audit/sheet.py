@@ -2,33 +2,38 @@
 
 Each rule yields ``Problem``s with the JSON path of the offending key. Shapes and one-object ranges
 are the models' job (SHEET-IMPORT-01/02/04/07/11/20 in part); here live the rules that compare keys
-with one another. SHEET-TIER-04, SHEET-IMPORT-18 and -21 are enforced by ``checks_resolution``.
+with one another. SHEET-TIER-04, SHEET-IMPORT-18 and -21 are enforced by ``audit/resolution.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from middleware.errors import Problem
+from middleware.rules.audit.hide_when import holders
+from middleware.rules.kinds.dice_pool import DicePool
+from middleware.rules.live import Extra, Track
 from middleware.rules.problems import repeats
 from middleware.rules.refs import ValueRef
-from middleware.rules.sheet import EnumTable, SheetBlock
+from middleware.rules.resolution import AnyResolution
+from middleware.rules.rests import Rest, RestoreStep
+from middleware.rules.ruleset import Ruleset
+from middleware.rules.sheet import EnumTable, SheetBlock, SheetIndex, SheetList
 from middleware.rules.sheet_fields import EnumField, NumberField, TextField
 from middleware.rules.sheet_refs import RefGraph, refs_of_derived
 
 
-def check_sheet(ruleset: Any) -> Iterable[Problem]:
+def check_sheet(ruleset: Ruleset) -> Iterable[Problem]:
     """Every SHEET-IMPORT problem of ``ruleset`` with its path."""
-    sheet: SheetBlock = ruleset.sheet
-    res = _file_form(ruleset.resolution)
+    sheet = ruleset.sheet
+    res = ruleset.resolution
     yield from _duplicates(sheet)
     yield from _sections(sheet)
     yield from _skills(sheet, res)
     yield from _refs(sheet, res)
     yield from _tracks(sheet)
     yield from _lists(sheet)
-    yield from _rests(sheet, ruleset.rests or [])
+    yield from _rests(sheet, ruleset.rests)
 
 
 def _dupes(path: str, ids: list[str]) -> Iterator[Problem]:
@@ -71,27 +76,22 @@ def _sections(sheet: SheetBlock) -> Iterator[Problem]:
             section = getattr(item, "section", None)
             if section is not None and section not in declared:
                 yield Problem(f"$.sheet.{name}[{i}].section", f"no section {section!r}")
-    holders: list[tuple[str, list[Any]]] = [
-        ("fields", sheet.fields), ("derived", sheet.derived), ("lists", sheet.lists),
-        ("live.pools", sheet.live.pools), ("live.tracks", sheet.live.tracks),
-        ("live.states", sheet.live.states)]
     fields = sheet.by_id.fields
-    for name, items in holders:
+    for name, items in holders(sheet):
         for i, item in enumerate(items):
-            hide = getattr(item, "hide_when", None)
+            hide = item.hide_when
             if hide is not None and hide.field not in fields:
                 yield Problem(f"$.sheet.{name}[{i}].hideWhen.field", f"no field {hide.field!r}")
 
 
-def _skills(sheet: SheetBlock, res: dict[str, Any]) -> Iterator[Problem]:
+def _skills(sheet: SheetBlock, res: AnyResolution) -> Iterator[Problem]:
     """SHEET-IMPORT-06 and -15."""
-    tiers = {t.get("id") for t in res.get("proficiencyTiers") or ()}
+    tiers = {t.id for t in res.proficiency_tiers}
     for key, offered in (("skillTiers", sheet.skill_tiers), ("saveTiers", sheet.save_tiers)):
         for i, tier in enumerate(offered or ()):
             if tier not in tiers:
                 yield Problem(f"$.sheet.{key}[{i}]", f"no tier {tier!r}")
-    target: dict[str, Any] = res["target"] if isinstance(res.get("target"), dict) else {}
-    movable = res.get("kind") == "dice-pool" and target.get("min", 0) < target.get("max", 0)
+    movable = isinstance(res, DicePool) and res.target.min < res.target.max
     for name in ("skills", "saves"):
         for i, entry in enumerate(getattr(sheet, name)):
             if entry.ability is not None and entry.ability not in sheet.by_id.abilities:
@@ -106,7 +106,7 @@ def _skills(sheet: SheetBlock, res: dict[str, Any]) -> Iterator[Problem]:
 _HARDER = "'harder' needs a dice-pool resolution whose target can move (target.min < target.max)"
 
 
-def _refs(sheet: SheetBlock, res: dict[str, Any]) -> Iterator[Problem]:
+def _refs(sheet: SheetBlock, res: AnyResolution) -> Iterator[Problem]:
     """SHEET-IMPORT-08/10/11/12/13/14: references resolve; derived order; live reads in maxima;
     skill numbers in caps and the proficiency bonus."""
     graph = RefGraph(sheet)
@@ -128,17 +128,14 @@ def _refs(sheet: SheetBlock, res: dict[str, Any]) -> Iterator[Problem]:
     for i, track in enumerate(sheet.live.tracks):
         if isinstance(track.max, ValueRef):
             yield from graph.static_problems(f"$.sheet.live.tracks[{i}].max", track.max)
-    bonus = (res.get("proficiency") or {}).get("bonus")
-    if isinstance(bonus, dict):
-        ref = ValueRef.model_validate(bonus)
+    if res.proficiency is not None:
+        ref = res.proficiency.bonus
         yield from graph.static_problems("$.resolution.proficiency.bonus", ref)
         if graph.reads_skill(ref):
             yield Problem("$.resolution.proficiency.bonus",
                           "the proficiency bonus may not read a skill or save number")
-    for i, entry in enumerate(res.get("adjust") or ()):
-        if isinstance(entry, dict) and isinstance(entry.get("value"), dict):
-            ref = ValueRef.model_validate(entry["value"])
-            yield from graph.target_problems(f"$.resolution.adjust[{i}].value", ref)
+    for i, entry in enumerate(res.adjust):
+        yield from graph.target_problems(f"$.resolution.adjust[{i}].value", entry.value)
 
 
 def _tracks(sheet: SheetBlock) -> Iterator[Problem]:
@@ -159,7 +156,7 @@ def _tracks(sheet: SheetBlock) -> Iterator[Problem]:
         yield from _wound(path, t, sheet)
 
 
-def _wound(path: str, t: Any, sheet: SheetBlock) -> Iterator[Problem]:
+def _wound(path: str, t: Track, sheet: SheetBlock) -> Iterator[Problem]:
     if (t.levels is None) == (t.boxes is None):
         yield Problem(path, "a wound track declares exactly one of levels, boxes")
     if t.levels is not None:
@@ -172,24 +169,25 @@ def _wound(path: str, t: Any, sheet: SheetBlock) -> Iterator[Problem]:
         yield Problem(f"{path}.default", "a wound track's default is 0")
     if t.hide_when is not None:
         yield Problem(f"{path}.hideWhen", "a wound track cannot be hidden")
-    yield from _dupes(f"{path}.kinds", [k.id for k in t.kinds])
-    if len({k.severity for k in t.kinds}) != len(t.kinds):
+    kinds = t.kinds or []  # a wound track: the caller saw its kinds
+    yield from _dupes(f"{path}.kinds", [k.id for k in kinds])
+    if len({k.severity for k in kinds}) != len(kinds):
         yield Problem(f"{path}.kinds", "severities must be distinct")
     if t.fill == "indexed" and t.on_full != "refuse":
         yield Problem(f"{path}.onFull", "an indexed track says onFull: 'refuse'")
     if t.extra is not None:
-        yield from _extra(f"{path}.extra", t, sheet)
+        yield from _extra(f"{path}.extra", t, t.extra, sheet)
 
 
-def _extra(path: str, t: Any, sheet: SheetBlock) -> Iterator[Problem]:
+def _extra(path: str, t: Track, extra: Extra, sheet: SheetBlock) -> Iterator[Problem]:
     if t.boxes is not None:
         yield Problem(path, "'extra' adds levels, so it needs named levels")
-    sheet_list = sheet.by_id.lists.get(t.extra.list)
+    sheet_list = sheet.by_id.lists.get(extra.list)
     if sheet_list is None:
-        yield Problem(f"{path}.list", f"no list {t.extra.list!r}")
+        yield Problem(f"{path}.list", f"no list {extra.list!r}")
         return
-    for key, column_id in (("countColumn", t.extra.count_column),
-                           ("penaltyColumn", t.extra.penalty_column)):
+    for key, column_id in (("countColumn", extra.count_column),
+                           ("penaltyColumn", extra.penalty_column)):
         if not isinstance(sheet_list.column(column_id), NumberField):
             yield Problem(f"{path}.{key}", f"{column_id!r} is not a number column of the list")
 
@@ -210,7 +208,7 @@ def _lists(sheet: SheetBlock) -> Iterator[Problem]:
             yield Problem(f"{path}.rechargeColumn", "must name an enum column")
 
 
-def _rests(sheet: SheetBlock, rests: list[Any]) -> Iterator[Problem]:
+def _rests(sheet: SheetBlock, rests: list[Rest]) -> Iterator[Problem]:
     """SHEET-IMPORT-22 (targets, to/by, kinds, recharge, state values) and -03 for rest ids."""
     yield from _dupes("$.rests", [r.id for r in rests])
     ix = sheet.by_id
@@ -228,7 +226,8 @@ def _rests(sheet: SheetBlock, rests: list[Any]) -> Iterator[Problem]:
                     yield Problem(f"$.rests[{i}].clear.conditions[{k}]", f"no condition {cid!r}")
 
 
-def _rest_step(path: str, step: Any, ix: Any, groups: set[str]) -> Iterator[Problem]:
+def _rest_step(path: str, step: RestoreStep, ix: SheetIndex, groups: set[str]
+               ) -> Iterator[Problem]:
     if len(step.targets) != 1:
         yield Problem(path, "a step names exactly one of pool, poolGroup, listPools, track, state")
         return
@@ -239,7 +238,7 @@ def _rest_step(path: str, step: Any, ix: Any, groups: set[str]) -> Iterator[Prob
     key = step.targets[0]
     name = {"pool": step.pool, "poolGroup": step.pool_group, "listPools": step.list_pools,
             "track": step.track, "state": step.state}[key]
-    if name not in known[key]:
+    if name is None or name not in known[key]:
         yield Problem(f"{path}.{key}", f"no {key} {name!r}")
         return
     if key == "state" and step.to is not None and step.to != "default" \
@@ -247,27 +246,22 @@ def _rest_step(path: str, step: Any, ix: Any, groups: set[str]) -> Iterator[Prob
         yield Problem(f"{path}.to", "a state step goes 'to' 'default' or one of its values")
     if key != "state" and isinstance(step.to, str) and step.to not in ("max", "min"):
         yield Problem(f"{path}.to", "'to' is 'max', 'min' or a whole number")
-    if step.kind is not None and (key != "track" or ix.tracks[name].kinds is None
-                                  or step.kind not in {k.id for k in ix.tracks[name].kinds}):
+    kinds = ix.tracks[name].kinds if key == "track" else None
+    if step.kind is not None and (kinds is None or step.kind not in {k.id for k in kinds}):
         yield Problem(f"{path}.kind", f"no kind {step.kind!r} on this track")
     if step.recharge is not None:
-        yield from _recharge(path, step, key, ix.lists.get(name))
+        yield from _recharge(path, step.recharge, key, ix.lists.get(name))
 
 
-def _recharge(path: str, step: Any, key: str, sheet_list: Any) -> Iterator[Problem]:
+def _recharge(path: str, recharge: list[str], key: str, sheet_list: SheetList | None
+              ) -> Iterator[Problem]:
     pools = sheet_list.pools if sheet_list is not None and key == "listPools" else None
-    column = sheet_list.column(pools.recharge_column) if pools and pools.recharge_column else None
+    column = sheet_list.column(pools.recharge_column) \
+        if sheet_list is not None and pools and pools.recharge_column else None
     if not isinstance(column, EnumField):
         yield Problem(f"{path}.recharge", "recharge needs listPools on a list with rechargeColumn")
         return
-    for k, value in enumerate(step.recharge):
+    for k, value in enumerate(recharge):
         if value not in column.values:
             yield Problem(f"{path}.recharge[{k}]", f"{value!r} is not a value of the column")
 
-
-def _file_form(value: Any) -> Any:
-    """The resolution as the file spells it: a model dumped by its file keys, or the raw dict the
-    first pass hands over before the models are built."""
-    if hasattr(value, "model_dump"):
-        return value.model_dump(by_alias=True, exclude_none=True)
-    return value or {}

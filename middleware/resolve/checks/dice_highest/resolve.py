@@ -27,14 +27,13 @@ from middleware.resolve.checks.dice_highest.roll import (
     roll_highest,
     verdict_of,
 )
-from middleware.resolve.checks.kind import Roll, Rolled
+from middleware.resolve.checks.kind import Roll, Rolled, game_rungs
 from middleware.resolve.checks.outcome import Verdict, outcomes_from
 from middleware.resolve.checks.record import Ask, CheckRecord
 from middleware.resolve.checks.spend import buy_spend
 from middleware.rules.common import DcRung
 from middleware.rules.kinds.dice_highest import Dark, DiceHighest
 from middleware.rules.kinds.dice_pool import SituationalDice
-from middleware.rules.layers import ladder_of
 
 __all__ = ["HighestAsk", "check_from", "dice_highest", "read_highest", "sheet_dice"]
 
@@ -139,7 +138,7 @@ def dice_highest(roll: Roll) -> Rolled:
     resolution = roll.ctx.ruleset.resolution
     if not isinstance(resolution, DiceHighest):
         raise TypeError(f"dice_highest called on a {resolution.kind} ruleset")
-    asked = read_highest(roll.ask, resolution, ladder_of(roll.ctx.ruleset, roll.state.layers))
+    asked = read_highest(roll.ask, resolution, game_rungs(roll, DcRung))
     bought = buy_spend(roll)
     check = check_from(resolution, asked,
                        sheet_dice(roll.sheet) + (asked.bonus or 0) + bought.dice)

@@ -1,7 +1,7 @@
 """``dice-highest`` arithmetic: throw a handful of dice, read the highest one to three (CHK-HIGH).
 
 Plain frozen values (``HighestCheck``) so the roll, its verdict and its exact odds
-(``odds_highest.py``) share one reading of the rules without a ruleset; ``highest.py`` reads the
+(``odds.py``) share one reading of the rules without a ruleset; ``resolve.py`` reads the
 ruleset, the sheet and the tag into them and writes the record. Every die goes through the one
 ``Dice`` seam (SPEC §5) in the order the record shows them: the light dice (or the two
 ``zeroDice`` dice), then the dark dice last (CHK-HIGH-10, CHK-REC-11).

@@ -1,4 +1,4 @@
-"""Face tables and whole-number convolutions behind the dice-pool odds (``odds_pool.py``).
+"""Face tables and whole-number convolutions behind the dice-pool odds (``odds.py``).
 
 A ``Table`` says, for every face of the die, what it adds to the quantity being counted (the
 ``delta``: successes − cancels for the main distribution, a low face for ``halfOrMore``, nothing

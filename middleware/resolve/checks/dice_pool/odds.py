@@ -3,7 +3,7 @@
 What a pool's verdict reads is ``d`` = successes − cancels over every die thrown (the net count is
 ``max(d, 0) + auto``, CHK-POOL-09, CHK-SPEND-05) and whether the check botched (CHK-POOL-10/11).
 Each face of the die adds a fixed amount to ``d`` (0, 1 or 2 successes, minus one if it cancels)
-and either explodes or not, so the work is done on those two face classes (``pool_dice.py``):
+and either explodes or not, so the work is done on those two face classes (``dice.py``):
 
 - Without a re-roll every die, starting or extra, is alike. A throw is then ``a`` exploding and
   ``b`` other dice, and the number of ways to reach each (a, b) is closed-form: the starting dice
@@ -12,8 +12,8 @@ and either explodes or not, so the work is done on those two face classes (``poo
   ``Σ_a E^a ⊗ (Σ_b w(a, b)·N^b)``, folded Horner-wise over ``a`` (``_fast``).
 - With a re-roll the starting dice differ from the extra ones: the starting dice are convolved
   keyed by how many explode, then the extra dice are walked one throw at a time keyed by how many
-  are still owed (``pool_dice.walk``). ``once`` re-throws each low die once; ``until`` re-throws
-  until high, with the 100 re-throw stop of CHK-POOL-14 worked exactly (``pool_dice.until_start``).
+  are still owed (``dice.general_mass``). ``once`` re-throws each low die once; ``until`` re-throws
+  until high, with the 100 re-throw stop of CHK-POOL-14 worked exactly (``dice.until_low_dice``).
 
 Everything is counted in whole numbers over one common denominator and becomes ``Fraction`` at
 the end. Results are cached per distinct check (``PoolCheck`` and ``Outcomes`` are frozen).

@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from middleware.character.check import current, view_for
 from middleware.names import normalize_name
 from middleware.resolve.checks.dice_pool.rules import Count, Reroll
-from middleware.resolve.checks.kind import Roll
+from middleware.resolve.checks.kind import Roll, game_rungs
 from middleware.resolve.checks.spend import Bought
 from middleware.rules.common import PoolRung
 from middleware.rules.kinds.dice_pool import DicePool, FaceRule
-from middleware.rules.layers import ladder_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +40,7 @@ def pick_need(roll: Roll, res: DicePool) -> Need:
     """CHK-POOL-16/20/23, CHK-COMMON-08/09: ``dc=`` wins for the number, the rung supplies the
     rest; ``dc=`` alone takes the target of the one rung needing it. Without either, the middle
     rung (as on a sum), else one success."""
-    ask, ladder, cap = roll.ask, ladder_of(roll.ctx.ruleset, roll.state.layers), dc_cap(res)
+    ask, ladder, cap = roll.ask, game_rungs(roll, PoolRung), dc_cap(res)
     rung = _rung(ladder, ask.difficulty)
     unknown = f'difficulty "{ask.difficulty}" names no rung. ' if ask.difficulty and not rung \
         else ""

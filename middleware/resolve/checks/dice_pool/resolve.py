@@ -2,7 +2,7 @@
 
 ``dice_pool`` is the kind ``KINDS["dice-pool"]`` runs. It buys first (a used entry with ``use=``,
 else a standing ``spend=``; never both, CHK-CHARM, CHK-SPEND), reads the numbers into a
-``PoolCheck`` (``pool_read.py``), throws it (``pool_rules.roll_pool``), judges the net successes by
+``PoolCheck`` (``read.py``), throws it (``rules.roll_pool``), judges the net successes by
 the tiers (CHK-OUT-02/11) and writes the record (CHK-REC-01..08, CHK-REC-20). The state it answers
 carries the paid pool, so the next check in the reply spends from what is left (SPEC §3).
 """
@@ -125,7 +125,8 @@ def _feedback(roll: Roll, plan: Plan, thrown: PoolRoll, verdict: Verdict) -> str
         parts.append("Botch: the dice turned against them.")
     if thrown.complication:
         parts.append("Complication: something goes wrong as well.")
-    exact = getattr(roll.ctx.ruleset.resolution, "exact", None)
+    res = roll.ctx.ruleset.resolution
+    exact = res.exact if isinstance(res, DicePool) else None
     if exact is not None and thrown.exact:
         parts.append(f"{exact.label} x{thrown.exact}." + (f" {exact.text}" if exact.text else ""))
     if roll.sheet.target == "unknown":

@@ -1,8 +1,8 @@
 """The ``dice-pool`` arithmetic: throw a handful of dice and count them (CHK-POOL-01..19, CHK-OUT-11).
 
 ``PoolCheck`` holds one check as plain values, after the ruleset, the sheet, the tag, the spend and
-the used entry were read into it (``pool.py``); ``roll_pool`` throws it through the one ``Dice``
-seam. The exact odds (``odds_pool.py``) read the same ``PoolCheck``.
+the used entry were read into it (``read.py``, ``resolve.plan_pool``); ``roll_pool`` throws it
+through the one ``Dice`` seam. The exact odds (``odds.py``) read the same ``PoolCheck``.
 
 The order of a throw (checks.md §3, §10, Ambiguity 5):
 
@@ -94,7 +94,7 @@ class PoolRoll(NamedTuple):
     ``rolls`` is every face thrown in order (starting dice, re-throws, explosion dice); ``faces``
     the faces that counted (the starting dice after the re-roll, then the explosion dice).
     ``net`` is the record's ``total``: successes after cancelling, plus ``auto``. A named tuple,
-    not a frozen dataclass, for the reason ``dice_sum.SumRoll`` gives (issue 3).
+    not a frozen dataclass, for the reason ``dice_sum.dice.SumRoll`` gives.
     """
 
     rolls: tuple[int, ...]
@@ -119,7 +119,7 @@ def roll_pool(check: PoolCheck, dice: Dice) -> PoolRoll:
     botch, complication = _botch(check, kept, faces, successes)
     exact = exact_count(check, faces)
     rerolled, exploded = len(rethrown) if check.reroll is not None else 0, len(extra)
-    # positional, in field order: by keyword the call costs twice as much (issue 3)
+    # positional, in field order: by keyword the call costs twice as much
     return PoolRoll(rolls, faces, successes, net, botch, complication, exact, rerolled, exploded)
 
 

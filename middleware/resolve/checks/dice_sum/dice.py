@@ -100,7 +100,7 @@ class SumRoll(NamedTuple):
     """What the dice came to (CHK-SUM, SPEC §6 ``rolls``/``used``/``total``).
 
     A named tuple, not a frozen dataclass: one is built per check, and a frozen dataclass sets
-    its fields one ``object.__setattr__`` at a time, which cost a third of the roll (issue 3).
+    its fields one ``object.__setattr__`` at a time, which cost a third of the roll.
     """
 
     rolls: tuple[int, ...]
@@ -125,7 +125,7 @@ def roll_sum(check: SumCheck, dice: Dice) -> SumRoll:
     natural = natural_of(check.dice, kept.first)
     forced = forced_by(check.naturals, natural)
     unmodified = kept.first if check.dice.single and kept.first in check.unmodified else None
-    # positional, in field order: by keyword the call costs twice as much (issue 3)
+    # positional, in field order: by keyword the call costs twice as much
     return SumRoll(rolls + effect_values, used, effect, total, natural, forced, unmodified)
 
 

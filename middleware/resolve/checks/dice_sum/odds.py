@@ -2,7 +2,7 @@
 
 Everything is worked in ``Fraction`` and turned to a float only at the end, so the numbers are the
 rules' own: dice values (``faces``), advantage and disadvantage (keep the higher or lower of two
-throws, the first on a tie, exactly as ``sum.keep``), open-ended chains to the full 20-die cap of
+throws, the first on a tie, exactly as ``dice.keep``), open-ended chains to the full 20-die cap of
 CHK-SUM-07 (no truncation: a chain of k dice has k distinct lengths, so the work grows only
 linearly), effect dice, naturals and the tiers through the same ``outcome.judge`` the roll uses.
 Results are cached per distinct check with ``functools.lru_cache`` (every input is a frozen value).

@@ -6,8 +6,6 @@ reads a ``Roll`` into a ``SumCheck``, throws it and writes the record.
 
 from __future__ import annotations
 
-from typing import Any
-
 from middleware.cache import IdentityCache
 from middleware.character.check import CheckSheet
 from middleware.resolve import Context
@@ -25,6 +23,7 @@ from middleware.resolve.checks.dice_sum.odds import check_odds
 from middleware.resolve.checks.kind import Roll, Rolled
 from middleware.resolve.checks.outcome import Verdict, judge
 from middleware.resolve.checks.record import Ask, CheckRecord, Mode
+from middleware.rules.common import Rung
 from middleware.rules.kinds.dice_sum import DiceSum
 from middleware.rules.layers import ladder_of
 
@@ -35,7 +34,7 @@ def dice_sum(roll: Roll) -> Rolled:
     return roll.unchanged(_dice_sum(roll.ask, roll.sheet, roll.ctx, ladder))
 
 
-def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, ladder: tuple[Any, ...]) -> CheckRecord:
+def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, ladder: tuple[Rung, ...]) -> CheckRecord:
     resolution = ctx.ruleset.resolution
     if not isinstance(resolution, DiceSum):
         raise TypeError(f"dice_sum called on a {resolution.kind} ruleset")
@@ -68,7 +67,7 @@ def _sum_check(rules: SumRules, sheet: CheckSheet, dc: int, mode: Mode) -> tuple
     """CHK-SUM-01..09: the check as plain values and its chance (SPEC §6 ``chance``).
 
     A pure function of frozen values, worked out once per (rules, sheet) objects, dc and mode:
-    building the check and hashing it for its odds cost as much as throwing it (issue 2).
+    building the check and hashing it for its odds cost as much as throwing it.
     """
     return _SUM_CHECKS.get((rules, sheet), (dc, mode),
                            lambda: _new_sum_check(rules, sheet, dc, mode))

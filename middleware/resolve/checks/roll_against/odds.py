@@ -4,7 +4,7 @@ The kept roll's distribution is worked out exactly in ``Fraction``: summed dice 
 ways to make each sum (a sliding window over prefix sums, so 3d6 or 10d100 stay cheap), or a d100
 with extra tens dice, where each units digit gives ten equally likely readings and the kept one is
 the best (or worst) of the k tens digits thrown: P(best is the i-th best reading) =
-((10 − i)/10)^k − ((9 − i)/10)^k. Every kept roll is then judged by the same ``against_roll.verdict``
+((10 − i)/10)^k − ((9 − i)/10)^k. Every kept roll is then judged by the same ``roll.verdict``
 the roller uses, so criticals, ``whenTarget`` and every tier reading count exactly as in play.
 Results are cached per distinct check (every input is a frozen value).
 """

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from middleware.character.check import CheckSheet
 from middleware.names import normalize_name
 from middleware.resolve.checks.changes import marks
-from middleware.resolve.checks.kind import Roll, Rolled
+from middleware.resolve.checks.kind import Roll, Rolled, game_rungs
 from middleware.resolve.checks.outcome import Verdict, outcomes_from
 from middleware.resolve.checks.record import Ask, CheckRecord
 from middleware.resolve.checks.roll_against.odds import against_odds
@@ -34,7 +34,6 @@ from middleware.resolve.checks.roll_against.roll import (
 )
 from middleware.rules.common import AgainstRung
 from middleware.rules.kinds.roll_against import CriticalFailureRule, CriticalSuccessRule, RollAgainst
-from middleware.rules.layers import ladder_of
 
 __all__ = ["Aim", "against_check", "against_rules_from", "pick_aim", "read_tens", "roll_against",
            "sheet_number", "target_of"]
@@ -64,7 +63,7 @@ def roll_against(roll: Roll) -> Rolled:
 def _record(roll: Roll, resolution: RollAgainst) -> CheckRecord:
     ask, sheet = roll.ask, roll.sheet
     rules = against_rules_from(resolution)
-    aim = pick_aim(ask, ladder_of(roll.ctx.ruleset, roll.state.layers))
+    aim = pick_aim(ask, game_rungs(roll, AgainstRung))
     tens, tens_note = read_tens(ask, rules)
     check = against_check(resolution, target_of(sheet_number(sheet, rules), aim), tens)
     thrown = throw_against(check, roll.ctx.dice)

@@ -1,7 +1,7 @@
 """``roll-against`` arithmetic: roll at most (or at least) a target (CHK-AGAINST-02/03/06..10).
 
 Plain frozen values (``AgainstRules``, ``AgainstCheck``) so the roll, its verdict and its exact odds
-(``odds_against.py``) share one reading of the rules without a ruleset. ``against.py`` reads the
+(``odds.py``) share one reading of the rules without a ruleset. ``resolve.py`` reads the
 ruleset and the tag into these values and writes the record.
 
 Tens dice (CHK-AGAINST-09): the d100 is thrown as one die (1..100, read as a tens digit and a units

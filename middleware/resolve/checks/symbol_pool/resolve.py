@@ -3,10 +3,10 @@
 Steps: read the sheet's ability and training rank apart (CHK-COMMON-07, CHK-SYM-06) and fold every
 other sheet number into the signed bonus (CHK-SYM-07); read the tag (``dc=``/``difficulty=``,
 ``upgrade=``, ``bonus=``, ``setback=``, ``upgradeOwn=``, ``spend=``); build the pool
-(``symbol_pool.py``); throw each die as a die with one side per face (SPEC §5); count and cancel
-(``symbol_roll.py``); judge by ``success`` or the tiers (CHK-SYM-14/16); write the record with
+(``pool.py``); throw each die as a die with one side per face (SPEC §5); count and cancel
+(``roll.py``); judge by ``success`` or the tiers (CHK-SYM-14/16); write the record with
 ``symbols``, ``thrown``, ``symbolDetails``, ``setback``, ``upgradeOwn`` and the exact ``chance``
-(CHK-REC-16..19, ``odds_symbol.py``).
+(CHK-REC-16..19, ``odds.py``).
 
 Our readings: a critical symbol is always recorded in ``symbolDetails`` and the GM's line, and the
 record's ``critical`` carries the mark that agrees with the result (a failed check with a Triumph
@@ -27,7 +27,7 @@ from middleware.character.check import current, view_for
 from middleware.dice import Dice
 from middleware.names import normalize_name
 from middleware.resolve.checks.changes import marks
-from middleware.resolve.checks.kind import Roll, Rolled
+from middleware.resolve.checks.kind import Roll, Rolled, game_rungs
 from middleware.resolve.checks.outcome import Verdict, judge, outcomes_from
 from middleware.resolve.checks.record import CheckRecord, Critical
 from middleware.resolve.checks.symbol_pool.buy import Purchase, buy_dice
@@ -44,7 +44,6 @@ from middleware.resolve.checks.symbol_pool.roll import (
 )
 from middleware.rules.common import DcRung
 from middleware.rules.kinds.symbol_pool import SymbolPool
-from middleware.rules.layers import ladder_of
 from middleware.sheet.numbers import whole
 
 __all__ = ["SymbolThrow", "decode_details", "encode_details", "symbol_pool", "throw_pool"]
@@ -77,7 +76,7 @@ def symbol_pool(roll: Roll) -> Rolled:
         raise TypeError(f"symbol_pool called on a {resolution.kind} ruleset")
     rules = symbol_rules_from(resolution)
     opposition = pick_opposition(roll.ask.dc, roll.ask.difficulty, resolution,
-                                 ladder_of(roll.ctx.ruleset, roll.state.layers))
+                                 game_rungs(roll, DcRung))
     ability, rank, signed = sheet_numbers(roll)
     purchase = buy_dice(roll, resolution, ability, rank)
     ask = read_tag(roll.ask.attrs, ability, rank, signed, opposition.dc, purchase.dice)

@@ -6,8 +6,8 @@ A fake stack shows as the item it passes for: ``Stack.item`` is that item's ref,
 it its real item from then on (``item = really``) and lets it join the real item's stacks.
 
 - ``fake_for``: what a purchase from a seller's stock hands over: the fake, shown as what it passes
-  for, when a dishonest seller was named (ITM-FAKE-05/06); J4's buy delivers these goods.
-- ``notice_before_buy`` (``market/notice.py``): before a buy pays for a fake, the other party
+  for, when a dishonest seller was named (ITM-FAKE-05/06); ``buy`` delivers these goods.
+- ``notice_before_buy`` (``notice.py``): before a buy pays for a fake, the other party
   members may hold it with ``reason="held"`` (ITM-FAKE-25..28).
 - ``reveal_stack`` / ``reveal_first`` / ``reveal_bound``: by ``reveal``, use, binding, a tell, a
   way (ITM-FAKE-09/21/30); ``reveal_by_sheet`` after an inventory change that shows a number

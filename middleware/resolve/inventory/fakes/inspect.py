@@ -3,7 +3,7 @@
 ``[inventory: action="inspect" item="Potion of Healing" who="Mira"]`` examines the first stack of
 that item in Mira's bag (Ambiguity 23); with ``seller="Fence"`` the ware that seller, present here,
 shows today (a dishonest seller's fake first, as a purchase naming it would hand it over). The
-Engine rolls the best check Mira can make (``market/tells.py``): the fake's tells, or for a genuine
+Engine rolls the best check Mira can make (``tells.py``): the fake's tells, or for a genuine
 item the tells of the fakes passing for it, plus a dishonest seller's ``manner``.
 
 - success on a fake: what Mira noticed, and the stack shows "Mira thinks it is a fake"; by

@@ -10,7 +10,8 @@ to play the warning in character and leave the choice to the buyer. The hold is 
 market day (``MarketDay.held``): asking again for the same purchase from the same seller that day
 goes through.
 
-J4's buy calls ``notice_before_buy`` once it knows the offer, before it pays.
+``buy`` (``resolve/inventory/buy.py``) calls ``notice_before_buy`` once it knows the offer, before
+it pays.
 """
 
 from __future__ import annotations
