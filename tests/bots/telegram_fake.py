@@ -71,6 +71,9 @@ class FakeTelegram:
         """A new player message in the group, as an update."""
         body = {"message_id": next(self._messages), "date": 1_700_000_000, "chat": GROUP,
                 "from": sender, "text": text, **extra}
+        if text.startswith("/"):  # Telegram marks a command with an entity
+            body["entities"] = [{"type": "bot_command", "offset": 0,
+                                 "length": len(text.split()[0])}]
         return {"update_id": next(self._updates), "message": body}
 
     def edited(self, update: dict[str, Any], text: str) -> dict[str, Any]:
