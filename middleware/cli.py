@@ -103,6 +103,7 @@ def main() -> None:
     app()
 
 
+from middleware import cli_bot as _cli_bot  # noqa: E402, F401  (registers ``bot``)
 from middleware import cli_dice as _cli_dice  # noqa: E402, F401  (registers ``odds`` and ``roll``)
 from middleware import cli_items as _cli_items  # noqa: E402, F401  (registers ``gear``)
 from middleware import cli_serve as _cli_serve  # noqa: E402, F401  (registers ``serve``)

@@ -1,4 +1,6 @@
-"""An aiogram 3 ``Router`` that plays the table in every chat it hears (``[telegram]`` extra).
+"""An aiogram 3 ``Router`` that plays the table in every chat it hears.
+
+The ``[aiogram]`` (or ``[telegram]``) extra brings aiogram.
 
 Include it in your dispatcher next to your own routers::
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from middleware.bots.extras import require
 
-require("aiogram", "telegram", "aiogram")
+require("aiogram", "aiogram", "aiogram")
 
 from aiogram import Bot, F, Router  # noqa: E402
 from aiogram.filters import Command  # noqa: E402

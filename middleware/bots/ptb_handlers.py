@@ -1,4 +1,4 @@
-"""python-telegram-bot 21+ handlers that play the table (``[telegram]`` extra).
+"""python-telegram-bot 21+ handlers that play the table (the ``[ptb]`` or ``[telegram]`` extra).
 
 Add them to your ``Application``, in a handler group of their own so your handlers in other
 groups still see every update::
@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from middleware.bots.extras import require
 
-require("telegram", "telegram", "python-telegram-bot")
+require("telegram", "ptb", "python-telegram-bot")
 
 from telegram import (  # noqa: E402
     InlineKeyboardButton,

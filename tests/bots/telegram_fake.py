@@ -90,13 +90,13 @@ class FakeTelegram:
     def sent(self, method: str = "sendMessage") -> list[Call]:
         return [c for c in self.calls if c.method == method]
 
-    async def until(self, done: Callable[[FakeTelegram], bool]) -> None:
+    async def until(self, done: Callable[[FakeTelegram], bool], wait_at_most: float = WAIT) -> None:
         """Wait until the bot's calls satisfy ``done``."""
         async def wait() -> None:
             async with self._changed:
                 await self._changed.wait_for(lambda: done(self))
 
-        await asyncio.wait_for(wait(), WAIT)
+        await asyncio.wait_for(wait(), wait_at_most)
 
     # --- the Bot API --------------------------------------------------------------------
 
