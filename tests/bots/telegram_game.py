@@ -93,3 +93,15 @@ async def redelivery_edit_and_buttons(telegram: FakeTelegram, rig: Rig) -> None:
 def _quoted(params: dict[str, object]) -> object:
     reply = params.get("reply_parameters")
     return int(reply["message_id"]) if isinstance(reply, dict) else None
+
+
+async def a_long_reply_is_split(telegram: FakeTelegram, rig: Rig) -> None:
+    lines = [f"Line {n}: the lamp gutters and the shadows lengthen." for n in range(150)]
+    rig.model.replies = ["\n".join(lines)]
+    said = await telegram.push(telegram.message(ADA, "Tell me everything."))
+    await telegram.until(lambda t: len(t.sent()) == 2)
+    first, last = telegram.sent()
+    assert all(len(c.params["text"]) <= 4096 for c in (first, last))
+    assert lines == first.params["text"].split("\n") + last.params["text"].split("\n")
+    assert said["message"]["message_id"] == _quoted(first.params) and None is _quoted(last.params)
+    assert ({}, {"↻ Again"}) == (buttons(first), set(buttons(last)))

@@ -15,7 +15,11 @@ from aiogram.client.telegram import TelegramAPIServer
 from middleware.bots.aiogram_router import table_router
 from tests.bots.conftest import Rig
 from tests.bots.telegram_fake import TOKEN, FakeTelegram, user
-from tests.bots.telegram_game import play_a_short_game, redelivery_edit_and_buttons
+from tests.bots.telegram_game import (
+    a_long_reply_is_split,
+    play_a_short_game,
+    redelivery_edit_and_buttons,
+)
 from tests.proxy.conftest import serving
 
 
@@ -63,3 +67,9 @@ async def test_undo_through_aiogram(running: Running) -> None:
     await running.telegram.until(lambda t: len(t.sent()) == 2)
     assert "↶ Undone: the game is back after turn 0." == running.telegram.sent()[-1].params["text"]
     assert 0 == await running.rig.engine.store.last_turn("telegram:-1001~1")
+
+
+async def test_a_long_reply_is_split_through_aiogram(running: Running) -> None:
+    """A reply past 4096 is posted as two messages cut between lines: the first quotes the
+    player, the buttons sit under the last."""
+    await a_long_reply_is_split(running.telegram, running.rig)

@@ -149,3 +149,18 @@ async def test_undo_through_the_cog(running: Running) -> None:
     assert "↶ Undone: the game is back after turn 0." == running.discord.posted()[-1].body["content"]
     assert 1 == len(running.rig.model.seen)
     assert 0 == await running.rig.engine.store.last_turn("discord:555~1")
+
+
+async def test_a_long_reply_is_split_through_the_cog(running: Running) -> None:
+    """A reply past 2000 characters is posted as messages cut between lines: the first replies
+    to the player, the buttons sit under the last."""
+    lines = [f"Line {n}: the lamp gutters and the shadows lengthen." for n in range(60)]
+    running.rig.model.replies = ["\n".join(lines)]
+    said = running.say(ADA, "Tell me everything.")
+    await running.discord.until(lambda d: len(d.posted()) == 2)
+    first, last = running.discord.posted()
+    assert all(len(c.body["content"]) <= 2000 for c in (first, last))
+    assert lines == first.body["content"].split("\n") + last.body["content"].split("\n")
+    assert int(said["id"]) == first.body["message_reference"]["message_id"]
+    assert "message_reference" not in last.body
+    assert ({}, {"↻ Again"}) == (labels(first), set(labels(last)))
