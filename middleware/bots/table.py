@@ -83,7 +83,7 @@ class Table:
         answered); the model's reply is resolved, stored and returned."""
         async with self._lock(chat):
             game, generation = await self._game(chat, speaker)
-            if key is not None and (done := await self._retried(game, key)):
+            if key is not None and (done := await self._retried(chat, generation, key)):
                 return await self._played(chat, generation, done)
             last = await self.engine.store.last_turn(game)
             lines = await self._talk.lines(game, last, self.config.history)
@@ -104,7 +104,7 @@ class Table:
         turn or its text is unchanged (nothing is asked or stored)."""
         async with self._lock(chat):
             game, generation = await self._game(chat)
-            if key is not None and (done := await self._retried(game, key)):
+            if key is not None and (done := await self._retried(chat, generation, key)):
                 return await self._played(chat, generation, done)
             last = await self.engine.store.last_turn(game)
             line = await self._talk.line(game, last) if last else None
@@ -119,7 +119,7 @@ class Table:
         """Another candidate of the latest turn, from the turn's start (``turn`` must be it)."""
         async with self._lock(chat):
             game, generation = await self._game(chat)
-            if key is not None and (done := await self._retried(game, key)):
+            if key is not None and (done := await self._retried(chat, generation, key)):
                 return await self._played(chat, generation, done)
             last = await self._latest(game, turn, "regenerated")
             return await self._answer(chat, generation, game, last, key)
@@ -228,7 +228,16 @@ class Table:
             raise NotNow(f"Only the latest turn can be {doing}.")
         return last
 
-    async def _retried(self, game: str, key: str) -> Processed | None:
+    async def _retried(self, chat: str, generation: int, key: str) -> Processed | None:
+        """The candidate stored with ``key`` in the chat's latest turns; ``NotNow`` when it was
+        on a turn that was undone since (a redelivery must not play that turn again)."""
+        if (done := await self._keyed(_game_id(chat, generation), key)) is not None:
+            return done
+        if generation > 0 and await self._keyed(_game_id(chat, generation - 1), key):
+            raise NotNow("That turn was undone.")
+        return None
+
+    async def _keyed(self, game: str, key: str) -> Processed | None:
         last = await self.engine.store.last_turn(game)
         for turn in range(last, max(0, last - RETRY_TURNS), -1):
             if (done := await self.engine.retried(game, turn, key)) is not None:

@@ -134,6 +134,17 @@ async def test_undo_takes_back_the_latest_turn(rig: Rig) -> None:
         await rig.table.press(CHAT, second.buttons()[0].data)
 
 
+async def test_a_redelivery_of_an_undone_turn_plays_nothing(rig: Rig) -> None:
+    """An update redelivered after its turn was undone is refused, not played as a new turn."""
+    rig.model.replies = ["One.", "Two."]
+    await rig.table.play(CHAT, ADA, "First.", key="tg:1")
+    await rig.table.play(CHAT, ADA, "Second.", key="tg:2")
+    await rig.table.undo(CHAT)
+    with pytest.raises(NotNow, match="undone"):
+        await rig.table.play(CHAT, ADA, "Second.", key="tg:2")
+    assert 2 == len(rig.model.seen) and 1 == await rig.engine.store.last_turn(f"{CHAT}~1")
+
+
 async def test_a_failed_model_call_leaves_a_turn_the_next_message_replaces(rig: Rig) -> None:
     """The model failing stores no candidate; the next message replaces the unanswered turn."""
     rig.model.replies = [502, "Answered."]
