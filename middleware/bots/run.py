@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from middleware.bots.extras import require
 from middleware.bots.table import Table, TableConfig
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.proxy.upstream import HttpUpstream
 from middleware.stores import open_store
 

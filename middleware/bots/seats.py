@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from middleware.state import GameState, normalize_name
+from middleware.names import normalize_name
+from middleware.state import GameState
 
 
 @dataclass(frozen=True, slots=True)

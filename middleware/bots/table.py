@@ -27,14 +27,15 @@ from middleware.bots.played import Display, NotNow, Played, Pressed, as_resolved
 from middleware.bots.post import read_button
 from middleware.bots.prompt import PromptBuilder, messages, plain_view
 from middleware.bots.seats import Sat, Speaker, seat_of
+from middleware.character.events import speaking
 from middleware.dice import derive_seed
+from middleware.engine import Engine, Processed
 from middleware.errors import GameError
-from middleware.events import speaking
-from middleware.pipeline import Engine, Processed
+from middleware.names import normalize_name
 from middleware.proxy.upstream import Upstream, content_of
 from middleware.resolve.dispatch import record_from_json
 from middleware.rules.ruleset import Ruleset
-from middleware.state import Character, GameState, normalize_name
+from middleware.state import Character, GameState
 from middleware.stores.base import CandidateRow
 
 

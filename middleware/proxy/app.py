@@ -29,9 +29,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from middleware.dice import derive_seed
+from middleware.engine import Engine, Processed
 from middleware.errors import GameError, GMError, RequestError, UpstreamError
 from middleware.logs import get_logger
-from middleware.pipeline import Engine, Processed
 from middleware.proxy.chat import (
     ChatRequest,
     chat_id,

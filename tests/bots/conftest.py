@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from middleware.bots import Table, TableConfig
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.proxy.upstream import HttpUpstream
 from middleware.rules.registry import load_bundled
 from middleware.rules.ruleset import Ruleset

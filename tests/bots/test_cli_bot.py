@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from middleware.bots.extras import MissingExtra, require
 from middleware.cli import app
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.stores import open_store
 from tests.bots.conftest import ROOT
 from tests.bots.telegram_fake import TOKEN, FakeTelegram, user

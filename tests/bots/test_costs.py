@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from middleware.bots import Speaker, Table, TableConfig
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.proxy.upstream import HttpUpstream
 from middleware.stores.memory import MemoryStore
 from tests.bots.conftest import lantern, lantern_party

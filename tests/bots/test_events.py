@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from middleware.character.events import apply_event
 from middleware.errors import GameError
-from middleware.events import apply_event
 from middleware.state import GameState
 from tests.bots.conftest import lantern, lantern_party
 

@@ -9,7 +9,7 @@ import pytest
 
 from middleware.bots import NotNow, Speaker
 from middleware.errors import UpstreamError
-from middleware.odds import check_chance
+from middleware.resolve.checks.chance import check_chance
 from middleware.resolve.checks.record import CheckRecord
 from tests.bots.conftest import Rig
 

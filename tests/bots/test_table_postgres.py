@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from middleware.bots import Speaker, Table, TableConfig
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.proxy.upstream import HttpUpstream
 from middleware.stores import open_store
 from tests.bots.conftest import lantern, lantern_party
