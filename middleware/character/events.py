@@ -4,6 +4,10 @@
 character's sparse live state (SHEET-STORE-01). ``rest`` takes a ruleset rest (SHEET-REST-01..08):
 its restore steps and clears, then the charges of every item the character carries whose
 ``recharge`` names it (ITM-USE-12/13, ITM-BAG-18); sheet and bag change together in one new state.
+Two more are written by the bot faces, which hold the conversation themselves: ``said`` keeps the
+player's message of a turn as the chat shows it (who said it, the platform message, an edit's new
+text) and changes no state; ``speaker`` makes the party member who speaks next the player, the
+``who=`` a tag without one applies to, from the next turn on.
 
 Events are replayed whenever a turn's state is read again, so they must be pure: a rest's dice (a
 recharge written as dice) come from a seed derived from the event and the character it applies to,
@@ -40,7 +44,19 @@ def apply_event(ruleset: Ruleset, state: GameState, event: Mapping[str, Any]) ->
         seed = event.get("seed")
         return rest_event(ruleset, state, str(event.get("who", "")), str(event.get("rest", "")),
                           seed if isinstance(seed, int) else None)[0]
+    if kind == "said":
+        return state
+    if kind == "speaker":
+        return speaking(state, str(event.get("who", "")))
     raise GameError(f"unknown event type {kind!r}")
+
+
+def speaking(state: GameState, who: str) -> GameState:
+    """The state with ``who`` (a party member) as the player and nobody else marked player."""
+    index = _member(state, who)
+    party = tuple(m if m.player == (i == index) else m.model_copy(update={"player": i == index})
+                  for i, m in enumerate(state.party))
+    return state.model_copy(update={"party": party})
 
 
 def rest_event(ruleset: Ruleset, state: GameState, who: str, rest_name: str,

@@ -6,12 +6,12 @@ them here is what puts them on it.
 
 from __future__ import annotations
 
-from middleware.cli import dice, gear, peek, replay, serve
+from middleware.cli import bot, dice, gear, peek, replay, serve
 from middleware.cli.app import app
 
 __all__ = ["app", "main"]
 
-_COMMANDS = (dice, gear, peek, replay, serve)
+_COMMANDS = (bot, dice, gear, peek, replay, serve)
 """The command modules, each imported for the commands it registers on ``app``."""
 
 

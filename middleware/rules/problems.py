@@ -24,7 +24,10 @@ def validation_problems(exc: ValidationError, raw: Any, prefix: tuple[int | str,
         -> list[Problem]:
     """Every error of ``exc``, once per path: a union's complaints about one value read as one."""
     by_path: dict[str, list[str]] = {}
-    for error in exc.errors(include_url=False):
+    # Unknown keys are listed after the other problems whatever the pydantic release (2.13 lists
+    # them first, 2.14 last), so the order a user reads does not depend on what else is installed.
+    errors = sorted(exc.errors(include_url=False), key=lambda e: e["type"] == "extra_forbidden")
+    for error in errors:
         problem = _problem(error, raw, prefix)
         messages = by_path.setdefault(problem.path, [])
         if problem.message not in messages:
