@@ -185,26 +185,42 @@ class Engine:
         return self._rulesets[chat]
 
     async def state_after(self, chat: str, turn: int) -> GameState:
-        """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied."""
-        row = await self.store.get_turn(chat, turn) if turn > 0 else None
-        if turn > 0 and row is None:
-            return await self.state_after(chat, turn - 1)
-        selected = row.selected if row else None
-        events = row.events if row else []
-        fingerprint = (selected, len(events))
-        if (hit := self._states.get((chat, turn))) and hit[0] == fingerprint:
-            return hit[1]
-        state = await self._base_state(chat, turn, selected)
-        for event in events:
-            state = apply_event(await self.ruleset(chat), state, event)
-        self._remember(chat, turn, fingerprint, state)
+        """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied.
+
+        Turns without a candidate are walked back in a loop, never by recursion: a chat may hold
+        thousands of turns the model never answered (a long history pointed at the proxy)."""
+        walked: list[tuple[int, tuple[Any, ...], list[Any]]] = []
+        state: GameState | None = None
+        while state is None:
+            row = await self.store.get_turn(chat, turn) if turn > 0 else None
+            if turn > 0 and row is None:
+                turn -= 1
+                continue
+            selected = row.selected if row else None
+            fingerprint = (selected, len(row.events) if row else 0)
+            if (hit := self._states.get((chat, turn))) and hit[0] == fingerprint:
+                state = hit[1]
+                break
+            walked.append((turn, fingerprint, row.events if row else []))
+            if turn <= 0 or selected is not None:
+                state = await self._base_state(chat, turn, selected)
+            turn -= 1
+        return await self._apply_walked(chat, state, walked)
+
+    async def _apply_walked(self, chat: str, state: GameState,
+                            walked: list[tuple[int, tuple[Any, ...], list[Any]]]) -> GameState:
+        """Apply the walked turns' events oldest first from ``state`` (the oldest walked turn's
+        base), remembering each turn's state."""
+        for turn, fingerprint, events in reversed(walked):
+            for event in events:
+                state = apply_event(await self.ruleset(chat), state, event)
+            self._remember(chat, turn, fingerprint, state)
         return state
 
     async def _base_state(self, chat: str, turn: int, selected: int | None) -> GameState:
-        if turn <= 0:
+        """S(0) for turn 0, else the selected candidate's stored state (``selected`` is set)."""
+        if turn <= 0 or selected is None:
             return GameState.model_validate((await self.game(chat)).state)
-        if selected is None:
-            return await self.state_after(chat, turn - 1)
         row = await self.store.get_candidate(chat, turn, selected)
         return GameState.model_validate(row.state)
 
