@@ -11,6 +11,7 @@ import logging
 import time
 from dataclasses import dataclass, replace
 
+from middleware.items.stack_room import new_stacks_left
 from middleware.logs import get_logger
 from middleware.parse import parse
 from middleware.records import ErrorRecord, IgnoredRecord, Record, clean_value
@@ -54,7 +55,7 @@ def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
     ctx = replace(ctx, place_at_end=place_at_end(segments, state, ctx))  # SPEC §3: buys
     records: list[Record] = []
     timings: list[float] = []
-    goods = 0
+    goods, start = 0, state
     for segment in segments:
         if not isinstance(segment, Tag):
             continue
@@ -62,6 +63,9 @@ def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
         started = time.perf_counter()
         if segment.name in GOODS_TAGS and goods > MAX_GOODS_TAGS:
             result = Resolution(state, _too_many(segment))
+        elif segment.name in GOODS_TAGS:  # a reply starts a bounded number of stacks
+            result = _resolve_safely(segment, state,
+                                     replace(ctx, new_stacks=new_stacks_left(start, state)))
         else:
             result = _resolve_safely(segment, state, ctx)
         timings.append(round((time.perf_counter() - started) * 1000, 3))
