@@ -32,8 +32,9 @@ from middleware.stores.base import (
     check_fork,
     check_turn_number,
 )
-from middleware.stores.codec import decode_json, encode_json, game_from, game_values
+from middleware.stores.codec import clean_candidate, decode_json, encode_json, game_from, game_values
 from middleware.stores.gate import Gate
+from middleware.text import clean
 
 Row = Sequence[Any]
 
@@ -102,6 +103,7 @@ class SQLiteStore:
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
         check_turn_number(turn)
+        user_text = clean(user_text)
         async with self._gate.one():
             await self._change(sql.START_TURN, (chat, turn, user_text), "start a turn",
                                missing=f"no game for chat {chat!r}")
@@ -122,6 +124,7 @@ class SQLiteStore:
 
     async def add_candidate(self, row: CandidateRow) -> CandidateRow:
         """Store a candidate and select it, in one statement; a seen key returns the stored one."""
+        row = clean_candidate(row)
         values = (row.chat, row.turn, row.key, str(row.seed), row.reply, row.text,
                   encode_json(row.records, "the records"), encode_json(row.state, "the state"))
         missing = f"chat {row.chat!r} has no turn {row.turn}"
@@ -136,6 +139,7 @@ class SQLiteStore:
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
         """The candidate of the turn stored with ``key``, or None."""
+        key = clean(key)
         async with self._gate.one():
             found = await self._candidates(sql.FIND_CANDIDATE, (chat, turn, key))
         return found[0] if found else None

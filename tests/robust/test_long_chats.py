@@ -17,13 +17,19 @@ EMPTY_TURNS = 10_000
 CHECK = '[skill_check: skill="Scrap" dc="8"]'
 
 
+async def start_game(store: Store) -> Engine:
+    """Ember Roads with Ada (Scrap +3) and Juno, chat ``chat``, seed 7."""
+    engine = Engine(store)
+    await engine.create_game("chat", load_ruleset(compat_path("ember-roads.json")), [ADA, JUNO],
+                             seed=7)
+    return engine
+
+
 async def test_ten_thousand_empty_turns_then_a_reply(store: Store) -> None:
     """10,000 turns with only the player's text; then turn 10,001 is answered by the model and its
     check is rolled against S(0) (Ada's Scrap +3: 3 + 4 + 3 = 10 against dc 8), on every store
     and on an engine started afresh (nothing remembered), as after a restart."""
-    engine = Engine(store)
-    await engine.create_game("chat", load_ruleset(compat_path("ember-roads.json")), [ADA, JUNO],
-                             seed=7)
+    await start_game(store)
     async with store.batch():
         for turn in range(1, EMPTY_TURNS + 1):
             await store.start_turn("chat", turn, f"message {turn}")
