@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from middleware.items.bag import Bag, Goods, held, put, take, takeable
 from middleware.items.carry import distribute, encumbered, fits, piece_weight
 from middleware.items.lookup import items_in
+from middleware.items.name_check import names_something
 from middleware.items.propose import propose
 from middleware.items.stack_room import cut_line, fitting, stacks_in
 from middleware.records import clean_value
@@ -143,6 +144,9 @@ def _what_to_add(ask: ItemAsk, state: GameState, ctx: Context) -> _ToAdd | Inven
     """ITM-BAG-03/09, ITM-PROPOSE-11: a ruleset item or coin first, then an invention, then a
     plain item unless ``native`` is off (ITM-BAG-07: more of something held is still allowed)."""
     index = items_in(ctx.ruleset, state)
+    if not names_something(ask.item) and not describes_new_item(ask):
+        return refused(ask.action, "unknown-item", f"No item is called {clean_value(ask.item)}.",
+                       item=clean_value(ask.item), who=ask.who)
     known = named_goods(index, ask.item, state)
     if known is not None and known.found is not None and known.found.is_service:
         return refused(ask.action, "service", f"{known.label} is a service: it is bought, never "
