@@ -16,16 +16,29 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from middleware import logs
 from middleware.cards import render_step
-from middleware.errors import ExpectationError, GMError, TranscriptError
+from middleware.errors import (
+    ExpectationError,
+    GMError,
+    Problem,
+    RulesetError,
+    TranscriptError,
+    Unreadable,
+    UnreadableRuleset,
+)
 from middleware.pipeline import Engine
-from middleware.rules.load import ruleset_json_schema, validate_ruleset
+from middleware.rules.load import load_ruleset, ruleset_json_schema
 from middleware.stores import open_store
 from middleware.transcript import Prepared, prepare, replay
+from middleware.transcript.lines import decoded_lines
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Resolve an AI Game Master's tags against a tabletop ruleset.")
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+UNREADABLE = 3
+"""The exit code for input that could not be read at all (``errors.Unreadable``): 1 is a failed
+expectation or a refused ruleset, 2 a malformed transcript line."""
 
 LONG_REPLAY = 200
 """Transcripts with more lines than this show a progress bar (on stderr, when it is a terminal)."""
@@ -41,12 +54,15 @@ def replay_command(
     """Replay a saved transcript through the real pipeline and print every rewritten reply."""
     logs.configure(getattr(logging, log_level.upper(), logging.WARNING))
     try:
-        with transcript.open(encoding="utf-8") as handle:
-            prepared = prepare(handle, base=transcript.parent)
+        with transcript.open("rb") as handle:
+            prepared = prepare(decoded_lines(handle), base=transcript.parent)
         code = asyncio.run(_replay(prepared, store, as_json))
     except ExpectationError as exc:
         err.print(f"[red]✗ {transcript}: {exc}[/red]")
         raise typer.Exit(1) from exc
+    except Unreadable as exc:
+        err.print(f"[red]✗ {transcript}: could not read: {exc}[/red]", markup=False)
+        raise typer.Exit(UNREADABLE) from exc
     except (TranscriptError, GMError) as exc:
         err.print(f"[red]✗ {transcript}: {exc}[/red]")
         raise typer.Exit(2) from exc
@@ -82,7 +98,15 @@ def validate_command(
     ruleset: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True)],
 ) -> None:
     """Check a ruleset file: list every problem with its JSON path, or say it is valid."""
-    problems = validate_ruleset(ruleset)
+    try:
+        load_ruleset(ruleset)
+        problems: list[Problem] = []
+    except UnreadableRuleset as exc:
+        err.print(f"✗ {ruleset}: could not read: {exc.problems[0].message}", markup=False,
+                  style="red")
+        raise typer.Exit(UNREADABLE) from exc
+    except RulesetError as exc:
+        problems = list(exc.problems)
     if not problems:
         out.print(f"[green]✓ {ruleset} is a valid ruleset[/green]")
         return
