@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from middleware.errors import Problem, RulesetError, UnreadableRuleset
 from middleware.json_input import JsonInputError, read_json
 from middleware.rules.checks_audit import check_audit
+from middleware.rules.checks_catalog_ids import check_catalog_ids
 from middleware.rules.checks_hide_when import check_hide_when, check_layer_values
 from middleware.rules.checks_item_stat import check_item_stats
 from middleware.rules.checks_items import check_items
@@ -33,7 +34,8 @@ Source = str | Path | bytes | dict[str, Any]
 Checker = Callable[[Ruleset], Iterable[Problem]]
 
 CHECKERS: list[Checker] = [check_resolution, check_audit, check_sheet, check_items,
-                           check_item_stats, check_hide_when, check_layer_values]
+                           check_item_stats, check_hide_when, check_layer_values,
+                           check_catalog_ids]
 """Semantic checks run in order on a ruleset whose shape is valid; each yields every problem."""
 
 

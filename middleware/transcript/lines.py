@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from middleware.dice import MAX_SIDES
 from middleware.errors import TranscriptError, UnreadableTranscript
 from middleware.json_input import JsonInputError, read_json
 from middleware.rules.base import json_path
@@ -62,7 +63,9 @@ class GmLine(_Line):
     text: str
     key: str | None = None
     seed: int | None = None
-    dice: list[int] = Field(default_factory=list, max_length=10_000)
+    dice: list[Annotated[int, Field(ge=1, le=MAX_SIDES)]] = Field(default_factory=list,
+                                                                   max_length=10_000)
+    """Scripted faces: each at least 1; one past the die it is thrown for stops the replay."""
     expect: Expect | None = None
 
 
@@ -134,6 +137,10 @@ def read_lines(text_lines: Iterable[str]) -> list[tuple[int, Line]]:
             out.append((number, read_line(raw, number)))
     if not out or not isinstance(out[0][1], GameLine):
         raise TranscriptError("a transcript starts with a 'game' line", line=out[0][0] if out else 1)
+    again = next((number for number, line in out[1:] if isinstance(line, GameLine)), None)
+    if again is not None:
+        raise TranscriptError("a second 'game' line: a transcript plays one game (a 'fork' line "
+                              "starts a branch)", line=again)
     return out
 
 
