@@ -27,7 +27,6 @@ from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
 from middleware.stores.base import CandidateRow, GameRow, Store
 from middleware.stores.codec import Encoded, model_json
-from middleware.text import clean
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +98,7 @@ class Engine:
             chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
             records=Encoded(records_json(done.records)),
             state=Encoded(self._state_json(chat, done.state))))
-        if stored.seed != seed or stored.reply != clean(reply):  # a concurrent retry won the key
+        if stored.replayed:  # a concurrent call with the same key stored it first
             return _processed(stored, replayed=True)
         done.log(chat=chat, turn=turn, candidate=stored.index)
         # The store selects the new candidate, so this state is S(turn) until an event or a

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from middleware.errors import GameError
@@ -130,7 +130,7 @@ class MemoryStore:
         turn = self._turn(*where)
         stored = self._t.candidates.get(where, ())
         if row.key is not None and (index := _keyed(stored, row.key)) is not None:
-            return _candidate_row(row.chat, row.turn, index, stored[index])
+            return replace(_candidate_row(row.chat, row.turn, index, stored[index]), replayed=True)
         self._t.candidates[where] = (*stored, saved)
         self._t.turns[where] = _Turn(turn.user_text, len(stored), turn.events)
         return _candidate_row(row.chat, row.turn, len(stored), saved)

@@ -21,7 +21,7 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -144,8 +144,8 @@ class PostgresStore:
                 raise GameError(f"chat {row.chat!r} has no turn {row.turn}")
             index = await conn.fetchval(sql.ADD_CANDIDATE, row.chat, row.turn, *values)
             if index is None:  # only a key already seen stores nothing
-                return _candidate(await conn.fetchrow(sql.FIND_CANDIDATE, row.chat, row.turn,
-                                                      row.key))
+                return replace(_candidate(await conn.fetchrow(sql.FIND_CANDIDATE, row.chat,
+                                                              row.turn, row.key)), replayed=True)
         return CandidateRow(row.chat, row.turn, index, row.key, row.seed, row.reply, row.text,
                             decode_json(values[4]), decode_json(values[5]))
 

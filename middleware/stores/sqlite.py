@@ -20,6 +20,7 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
 from typing import Any
 
 from middleware.errors import GameError, StoreError
@@ -135,7 +136,7 @@ class SQLiteStore:
                                     row.text, decode_json(values[6]), decode_json(values[7]))
             assert row.key is not None, "only a key conflict stores nothing"
             found = await self._candidates(sql.FIND_CANDIDATE, (row.chat, row.turn, row.key))
-        return found[0]
+        return replace(found[0], replayed=True)
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
         """The candidate of the turn stored with ``key``, or None."""
