@@ -131,8 +131,29 @@ class Engine:
         return preview
 
     async def select(self, chat: str, turn: int, candidate: int) -> None:
-        """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back)."""
+        """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back).
+
+        Refused (``GameError``) when a later turn already holds a candidate built on the one
+        selected now: those turns would keep a state their start no longer has. Selecting the
+        candidate already selected is always allowed; to play another one, ``fork`` the chat at
+        ``turn - 1`` and play it on the branch."""
+        row = await self.store.get_turn(chat, turn)
+        if row is not None and row.selected not in (None, candidate):
+            built = await self._built_on(chat, turn)
+            if built is not None:
+                raise GameError(
+                    f"turn {built} of chat {chat!r} was played on candidate {row.selected} of "
+                    f"turn {turn}; selecting candidate {candidate} would leave it on a state "
+                    f"its start no longer has: fork at turn {turn - 1} to play it instead")
         await self.store.select(chat, turn, candidate)
+
+    async def _built_on(self, chat: str, turn: int) -> int | None:
+        """The first turn after ``turn`` with a candidate (played on S(turn)), or None."""
+        for later in range(turn + 1, await self.store.last_turn(chat) + 1):
+            row = await self.store.get_turn(chat, later)
+            if row is not None and row.selected is not None:
+                return later
+        return None
 
     async def event(self, chat: str, turn: int, event: Mapping[str, Any]) -> GameState:
         """Apply a between-turn event (``edit``, ``rest``, ``gear``) after ``turn``; returns S(turn)."""

@@ -27,3 +27,6 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         tmp_path / "game.db")
     yield made
     await made.close()
+
+
+from tests.pipeline.conftest import engine  # noqa: E402, F401  (Ember Roads on the memory store)
