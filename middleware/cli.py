@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import sys
 import tempfile
+from contextlib import aclosing
+from importlib import metadata
 from pathlib import Path
 from typing import Annotated
 
@@ -28,12 +31,20 @@ from middleware.errors import (
 from middleware.pipeline import Engine
 from middleware.rules.load import load_ruleset, ruleset_json_schema
 from middleware.stores import open_store
-from middleware.transcript import Prepared, prepare, replay
+from middleware.transcript import Prepared, Step, prepare, replay
 from middleware.transcript.lines import decoded_lines
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Resolve an AI Game Master's tags against a tabletop ruleset.")
-out = Console(highlight=False, soft_wrap=True)
+class _Stdout(Console):
+    """Rich's console, except that a reader closing the pipe is left to the command to handle
+    (rich would exit 1, the code of a failed expectation)."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
+out = _Stdout(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 UNREADABLE = 3
@@ -42,6 +53,20 @@ expectation or a refused ruleset, 2 a malformed transcript line."""
 
 LONG_REPLAY = 200
 """Transcripts with more lines than this show a progress bar (on stderr, when it is a terminal)."""
+
+
+def _show_version(shown: bool) -> None:
+    if shown:
+        out.print(f"gm-middleware {metadata.version('gm-middleware')}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Resolve an AI Game Master's tags against a tabletop ruleset."""
 
 
 @app.command("replay")
@@ -75,14 +100,37 @@ async def _replay(prepared: Prepared, url: str | None, as_json: bool) -> int:
         try:
             with _progress(len(prepared.lines)) as bar:
                 task = bar.add_task("replaying", total=len(prepared.lines) - 1)
-                async for step in replay(prepared, Engine(store)):
-                    if as_json and step.kind == "gm":
-                        sys.stdout.write(json.dumps(step.as_json(), ensure_ascii=False) + "\n")
-                    elif not as_json:
-                        render_step(out, step)
-                    bar.advance(task)
+                # Closed here, in this task, when the reader goes away (``| head -1``): the
+                # replay's batch then ends where it began and keeps nothing.
+                async with aclosing(replay(prepared, Engine(store))) as steps:
+                    async for step in steps:
+                        if not _show(step, as_json):
+                            return _reader_gone()
+                        bar.advance(task)
         finally:
             await store.close()
+    return 0
+
+
+def _show(step: Step, as_json: bool) -> bool:
+    """Print one step; False when stdout was closed by its reader."""
+    try:
+        if as_json and step.kind == "gm":
+            sys.stdout.write(json.dumps(step.as_json(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        elif not as_json:
+            render_step(out, step)
+    except BrokenPipeError:
+        return False
+    return True
+
+
+def _reader_gone() -> int:
+    """Stdout's reader closed the pipe: end quietly (exit 0), with stdout pointed at /dev/null so
+    the interpreter's last flush has nowhere to fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
     return 0
 
 

@@ -7,7 +7,7 @@ its state summary; an expectation that fails raises ``ExpectationError`` with a 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,7 +78,7 @@ def prepare(text_lines: Iterable[str], base: Path | None = None) -> Prepared:
     return Prepared(lines, game, ruleset)
 
 
-async def replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
+async def replay(prepared: Prepared, engine: Engine) -> AsyncGenerator[Step, None]:
     """Replay every line on ``engine``, yielding a ``Step`` per line after the game line.
 
     The whole replay is one store batch: a line that fails stops it and nothing of it is kept.
