@@ -14,7 +14,7 @@ from starlette.responses import Response
 from middleware.pipeline import Engine
 from middleware.stores import Store
 from middleware.text import clean_text
-from tests.proxy.conftest import CHECK, FakeModel, ember, history, running_proxy
+from tests.proxy.conftest import CHECK, FakeModel, ember, history, running_proxy, streamed_text
 from tests.robust.test_long_chats import start_game
 
 
@@ -62,4 +62,17 @@ async def test_a_request_with_lone_surrogates_is_answered() -> None:
     answer = response.json()
     assert "She climbs \ufffd. [skill_check:" in answer["choices"][0]["message"]["content"]
     assert "I climb \ufffd up." == model.seen[0]["messages"][1]["content"]
-    assert "surrogates-replaced" == answer["gm_records"][-1]["reason"]
+    assert "resolved" == answer["gm_records"][0]["status"]
+
+
+async def test_a_streamed_reply_with_lone_surrogates_ends_with_done() -> None:
+    """Streamed (the fake model escapes ``\\ud800`` in its SSE chunks): every chunk comes through,
+    the stream ends with ``[DONE]``, and the streamed text is the stored candidate's, U+FFFD in
+    place of the surrogate (the stream used to be cut with no error event)."""
+    model = FakeModel(replies=[f"She climbs \ud800 high. {CHECK} Done."])
+    async with running_proxy(ember(), model) as proxy:
+        chunks = await proxy.stream(history("I climb."))
+        stored = (await proxy.engine.candidates(chunks[-1]["gm"]["chat"], 1))[0]
+    text = "".join(streamed_text(chunks))
+    assert "She climbs \ufffd high." in text
+    assert stored.text == text
