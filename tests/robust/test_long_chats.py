@@ -12,6 +12,7 @@ from middleware.rules.load import load_ruleset
 from middleware.stores import Store
 from tests.conftest import compat_path
 from tests.pipeline.conftest import ADA, JUNO
+from tests.proxy.conftest import FakeModel, ember, running_proxy
 
 EMPTY_TURNS = 10_000
 CHECK = '[skill_check: skill="Scrap" dc="8"]'
@@ -38,3 +39,18 @@ async def test_ten_thousand_empty_turns_then_a_reply(store: Store) -> None:
     record = done.records[0].model_dump()
     assert ("resolved", 10, True) == (record["status"], record["total"], record["success"])
     assert [1] == [len(await restarted.candidates("chat", EMPTY_TURNS + 1))]
+
+
+async def test_an_existing_chat_of_600_messages_pointed_at_the_proxy_plays() -> None:
+    """The issue's request: a chat UI sends a history of 600 player messages to a proxy that has
+    never seen the chat; the reply is a 200 with its check resolved, and so is the next one."""
+    model = FakeModel(replies=[f"She climbs. {CHECK}", f"Again. {CHECK}"])
+    messages = [{"role": "system", "content": "You are the Game Master of Ember Roads."}]
+    messages += [{"role": "user", "content": f"message {n}"} for n in range(1, 601)]
+    async with running_proxy(ember(), model) as proxy:
+        first = await proxy.ask(messages)
+        again = await proxy.ask([*messages, {"role": "assistant", "content": "x"},
+                                 {"role": "user", "content": "and on"}])
+    assert (200, 200) == (first.status_code, again.status_code), first.text
+    assert ["resolved"] == [r["status"] for r in first.json()["gm_records"]]
+    assert 601 == again.json()["gm"]["turn"]
