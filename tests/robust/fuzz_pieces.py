@@ -13,7 +13,7 @@ from functools import cache
 from middleware.dice import Dice
 from middleware.items.stack_limits import REPLY_STACKS
 from middleware.items.stack_room import stacks_in
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.reply import MAX_GOODS_TAGS, ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.dispatch import records_json
 from middleware.rules.load import load_ruleset
@@ -69,7 +69,9 @@ def start_state(name: str) -> GameState:
 def check_reply(name: str, reply: str, seed: int) -> ResolvedReply:
     """Resolve ``reply`` and hold it to every guarantee of the Reliability section: nothing
     raises, no record is a resolver bug, text, records and state are valid UTF-8 JSON a store
-    keeps, and the reply started no more stacks than a reply may."""
+    keeps, and the reply started no more stacks than a reply may (200 from adds, gives, loot
+    and earnings, and at most one more per tag where change is given or a stack is split off
+    to be equipped)."""
     start = start_state(name)
     done = resolve_reply(reply, start, Context(ruleset(name), Dice(seed), seed=seed))
     errors = [r.feedback for r in done.records if r.status == "error"]
@@ -77,7 +79,7 @@ def check_reply(name: str, reply: str, seed: int) -> ResolvedReply:
     done.text.encode("utf-8")
     records_json(done.records).encode("utf-8")
     model_json(done.state).encode("utf-8")
-    assert stacks_in(done.state) - stacks_in(start) <= REPLY_STACKS
+    assert stacks_in(done.state) - stacks_in(start) <= REPLY_STACKS + MAX_GOODS_TAGS
     return done
 
 

@@ -76,3 +76,13 @@ def test_a_kit_needing_more_stacks_than_a_bag_holds_is_refused_at_import() -> No
         assert "$.items.startingGear[0]" in str(exc) and "500" in str(exc)
     else:
         raise AssertionError("a kit of 600 one-piece stacks was accepted")
+
+
+def test_earnings_start_no_stack_past_the_reply_limit() -> None:
+    """Found by the long fuzz run: after 200 bells, an ``earn`` of crowns (a coin kind Bram
+    does not hold) would start stack 201; it is refused ``bag-full`` and nothing is paid in."""
+    state = state_of(gravewatch(), bram(), juno())
+    done = reply(gravewatch(), state, BELLS + ' [inventory: action="earn" amount="3 crowns" '
+                 'who="Bram the Quiet"]')
+    assert "bag-full" == done.records[1].reason
+    assert REPLY_STACKS == stacks_in(done.state) - stacks_in(state)
