@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from middleware import logs
-from middleware.cards import render_step
+from middleware.cli.cards import render_step
+from middleware.engine import Engine
 from middleware.errors import (
     ExpectationError,
     GMError,
@@ -28,7 +29,6 @@ from middleware.errors import (
     Unreadable,
     UnreadableRuleset,
 )
-from middleware.pipeline import Engine
 from middleware.rules.load import load_ruleset, ruleset_json_schema
 from middleware.stores import open_store
 from middleware.transcript import Prepared, Step, prepare, replay

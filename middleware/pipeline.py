@@ -13,20 +13,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from middleware.character.events import apply_event
+from middleware.character.gear import Taken, take_kit
 from middleware.dice import Dice, derive_seed
 from middleware.errors import GameError
-from middleware.events import apply_event
-from middleware.items.gear import Taken, take_kit
-from middleware.records import Record
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.pipeline import ResolvedReply, resolve_reply
+from middleware.records import Record, model_json
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
-from middleware.rules.layers import layer_problem, removed_in
+from middleware.rules.layers import layer_problem, removed
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
 from middleware.stores.base import CandidateRow, GameRow, Store
-from middleware.stores.codec import Encoded, model_json
+from middleware.stores.codec import Encoded
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +174,7 @@ class Engine:
                             "the party given to create_game")
         ruleset, state = await self.ruleset(chat), await self.state_after(chat, last)
         done = take_kit(ruleset, state, who, kit, picks, again=again,
-                        removed=removed_in(ruleset, state).all)
+                        removed=removed(ruleset, state.layers).all)
         if done.status == "taken":
             await self.event(chat, last, {"type": "gear", "who": done.who, "kit": kit,
                                           "picks": list(picks), "again": again})

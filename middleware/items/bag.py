@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from middleware.items.stack_limits import BAG_STACKS
-from middleware.state import Stack, normalize_name
+from middleware.names import normalize_name
+from middleware.state import Stack
 
 Bag = tuple[Stack, ...]
 Segment = slice | Stack

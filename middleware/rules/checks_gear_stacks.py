@@ -13,7 +13,7 @@ from math import ceil
 
 from middleware.errors import Problem
 from middleware.items.stack_limits import BAG_STACKS
-from middleware.rules.checks_item_entries import Vocab
+from middleware.rules.audit.item_entries import Vocab
 from middleware.rules.items import GearLine, ItemsBlock
 
 BLOCK = "$.items"

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from middleware.errors import Problem
+from middleware.rules.audit.item_entries import Vocab, check_entries, filter_problems
 from middleware.rules.checks_gear_stacks import gear_stacks
-from middleware.rules.checks_item_entries import Vocab, check_entries, filter_problems
 from middleware.rules.items import ItemsBlock, NumberStat
 from middleware.rules.items_money import Currency, LootTable, Market
 from middleware.rules.problems import repeats

@@ -16,13 +16,13 @@ from pydantic import ValidationError
 
 from middleware.errors import Problem, RulesetError, UnreadableRuleset
 from middleware.json_input import JsonInputError, read_json
-from middleware.rules.checks_audit import check_audit
+from middleware.rules.audit.hide_when import check_hide_when, check_layer_values
+from middleware.rules.audit.item_stat import check_item_stats
+from middleware.rules.audit.items import check_items
+from middleware.rules.audit.resolution import check_resolution
+from middleware.rules.audit.ruleset import check_audit
+from middleware.rules.audit.sheet import check_sheet
 from middleware.rules.checks_catalog_ids import check_catalog_ids
-from middleware.rules.checks_hide_when import check_hide_when, check_layer_values
-from middleware.rules.checks_item_stat import check_item_stats
-from middleware.rules.checks_items import check_items
-from middleware.rules.checks_resolution import check_resolution
-from middleware.rules.checks_sheet import check_sheet
 from middleware.rules.problems import validation_problems
 from middleware.rules.ruleset import Ruleset
 from middleware.text import clean, clean_json

@@ -16,11 +16,11 @@ import pytest
 from middleware.dice import Dice
 from middleware.items import bag as bag_module
 from middleware.items import stack_room
-from middleware.reply import resolve_reply
+from middleware.pipeline import resolve_reply
+from middleware.records import model_json
 from middleware.resolve import Context
 from middleware.rules.load import load_ruleset
 from middleware.state import GameState
-from middleware.stores.codec import model_json
 from tests.conftest import compat_path
 from tests.items.inventory_helpers import bram, juno
 

@@ -13,7 +13,8 @@ from functools import cache
 from middleware.dice import Dice
 from middleware.items.stack_limits import REPLY_STACKS
 from middleware.items.stack_room import stacks_in
-from middleware.reply import MAX_GOODS_TAGS, ResolvedReply, resolve_reply
+from middleware.pipeline import MAX_GOODS_TAGS, ResolvedReply, resolve_reply
+from middleware.records import model_json
 from middleware.resolve import Context
 from middleware.resolve.dispatch import records_json
 from middleware.rules.load import load_ruleset
@@ -21,7 +22,6 @@ from middleware.rules.registry import load_bundled
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.party import read_party
 from middleware.state import GameState, Place
-from middleware.stores.codec import model_json
 from tests.conftest import compat_path
 
 HUGE = ("9" * 5000, "-" + "9" * 4400, "1e999", "1e-999", "NaN", "inf", "10000", "99999999999",

@@ -14,9 +14,9 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from middleware.cli.app import app
 from typer.testing import CliRunner
 
-from middleware.cli import app
 from tests.conftest import ROOT
 
 DEMO = ROOT / "transcripts" / "lantern-demo.jsonl"

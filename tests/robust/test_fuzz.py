@@ -14,8 +14,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from middleware.engine import Engine
 
-from middleware.pipeline import Engine
 from middleware.stores import MemoryStore, SQLiteStore, Store
 from tests.robust.fuzz_pieces import (
     ACTIONS,

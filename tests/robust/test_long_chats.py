@@ -7,7 +7,8 @@ store, and so does a fresh engine after a restart.
 
 from __future__ import annotations
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
+
 from middleware.rules.load import load_ruleset
 from middleware.stores import Store
 from tests.conftest import compat_path

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 
+from middleware.engine import Engine
 from structlog.testing import capture_logs
 
-from middleware.pipeline import Engine
 from middleware.rules.load import load_ruleset
 from middleware.stores import Store
 from tests.conftest import compat_path

@@ -10,9 +10,9 @@ to the candidate already selected, a select is allowed as always.
 from __future__ import annotations
 
 import pytest
+from middleware.engine import Engine
 
 from middleware.errors import GameError
-from middleware.pipeline import Engine
 from middleware.resolve import dispatch
 from tests.pipeline.conftest import pebbles, pocket_resolver
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 
+from middleware.engine import Engine
 from starlette.requests import Request
 from starlette.responses import Response
 
-from middleware.pipeline import Engine
 from middleware.stores import Store
 from middleware.text import clean_text
 from tests.proxy.conftest import CHECK, FakeModel, ember, history, running_proxy, streamed_text

@@ -10,9 +10,9 @@ import json
 from pathlib import Path
 
 import pytest
+from middleware.cli.app import app
 from typer.testing import CliRunner
 
-from middleware.cli import app
 from middleware.rules.load import validate_ruleset
 from tests.conftest import ROOT, compat_json
 

@@ -13,9 +13,10 @@ import json
 from pathlib import Path
 
 import pytest
+from middleware.cli.app import app
 from typer.testing import CliRunner
 
-from middleware.cli import UNREADABLE, app
+from middleware.cli import UNREADABLE
 from middleware.rules.load import validate_ruleset
 from tests.conftest import ROOT
 from tests.items.inventory_helpers import bram, gravewatch, juno, reply, state_of
