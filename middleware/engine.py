@@ -98,7 +98,7 @@ class Engine:
             chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
             records=Encoded(records_json(done.records)),
             state=Encoded(self._state_json(chat, done.state))))
-        if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
+        if stored.replayed:  # a concurrent call with the same key stored it first
             return _processed(stored, replayed=True)
         done.log(chat=chat, turn=turn, candidate=stored.index)
         # The store selects the new candidate, so this state is S(turn) until an event or a
@@ -131,8 +131,29 @@ class Engine:
         return preview
 
     async def select(self, chat: str, turn: int, candidate: int) -> None:
-        """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back)."""
+        """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back).
+
+        Refused (``GameError``) when a later turn already holds a candidate built on the one
+        selected now: those turns would keep a state their start no longer has. Selecting the
+        candidate already selected is always allowed; to play another one, ``fork`` the chat at
+        ``turn - 1`` and play it on the branch."""
+        row = await self.store.get_turn(chat, turn)
+        if row is not None and row.selected not in (None, candidate):
+            built = await self._built_on(chat, turn)
+            if built is not None:
+                raise GameError(
+                    f"turn {built} of chat {chat!r} was played on candidate {row.selected} of "
+                    f"turn {turn}; selecting candidate {candidate} would leave it on a state "
+                    f"its start no longer has: fork at turn {turn - 1} to play it instead")
         await self.store.select(chat, turn, candidate)
+
+    async def _built_on(self, chat: str, turn: int) -> int | None:
+        """The first turn after ``turn`` with a candidate (played on S(turn)), or None."""
+        for later in range(turn + 1, await self.store.last_turn(chat) + 1):
+            row = await self.store.get_turn(chat, later)
+            if row is not None and row.selected is not None:
+                return later
+        return None
 
     async def event(self, chat: str, turn: int, event: Mapping[str, Any]) -> GameState:
         """Apply a between-turn event (``edit``, ``rest``, ``gear``) after ``turn``; returns S(turn)."""
@@ -185,26 +206,42 @@ class Engine:
         return self._rulesets[chat]
 
     async def state_after(self, chat: str, turn: int) -> GameState:
-        """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied."""
-        row = await self.store.get_turn(chat, turn) if turn > 0 else None
-        if turn > 0 and row is None:
-            return await self.state_after(chat, turn - 1)
-        selected = row.selected if row else None
-        events = row.events if row else []
-        fingerprint = (selected, len(events))
-        if (hit := self._states.get((chat, turn))) and hit[0] == fingerprint:
-            return hit[1]
-        state = await self._base_state(chat, turn, selected)
-        for event in events:
-            state = apply_event(await self.ruleset(chat), state, event)
-        self._remember(chat, turn, fingerprint, state)
+        """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied.
+
+        Turns without a candidate are walked back in a loop, never by recursion: a chat may hold
+        thousands of turns the model never answered (a long history pointed at the proxy)."""
+        walked: list[tuple[int, tuple[Any, ...], list[Any]]] = []
+        state: GameState | None = None
+        while state is None:
+            row = await self.store.get_turn(chat, turn) if turn > 0 else None
+            if turn > 0 and row is None:
+                turn -= 1
+                continue
+            selected = row.selected if row else None
+            fingerprint = (selected, len(row.events) if row else 0)
+            if (hit := self._states.get((chat, turn))) and hit[0] == fingerprint:
+                state = hit[1]
+                break
+            walked.append((turn, fingerprint, row.events if row else []))
+            if turn <= 0 or selected is not None:
+                state = await self._base_state(chat, turn, selected)
+            turn -= 1
+        return await self._apply_walked(chat, state, walked)
+
+    async def _apply_walked(self, chat: str, state: GameState,
+                            walked: list[tuple[int, tuple[Any, ...], list[Any]]]) -> GameState:
+        """Apply the walked turns' events oldest first from ``state`` (the oldest walked turn's
+        base), remembering each turn's state."""
+        for turn, fingerprint, events in reversed(walked):
+            for event in events:
+                state = apply_event(await self.ruleset(chat), state, event)
+            self._remember(chat, turn, fingerprint, state)
         return state
 
     async def _base_state(self, chat: str, turn: int, selected: int | None) -> GameState:
-        if turn <= 0:
+        """S(0) for turn 0, else the selected candidate's stored state (``selected`` is set)."""
+        if turn <= 0 or selected is None:
             return GameState.model_validate((await self.game(chat)).state)
-        if selected is None:
-            return await self.state_after(chat, turn - 1)
         row = await self.store.get_candidate(chat, turn, selected)
         return GameState.model_validate(row.state)
 

@@ -5,8 +5,10 @@ bad configuration, bad saved data and bugs::
 
     GMError
     ├── RulesetError        a ruleset file is refused at import (every problem, with its JSON path)
+    │   └── UnreadableRuleset   ... because it could not be read at all (also an ``Unreadable``)
     ├── TranscriptError     a transcript line is malformed (line number, JSON path)
-    │   └── ExpectationError    a replayed candidate did not match the line's ``expect``
+    │   ├── ExpectationError    a replayed candidate did not match the line's ``expect``
+    │   └── UnreadableTranscript  a line could not be read at all (also an ``Unreadable``)
     ├── GameError           an API call names a game, turn or candidate that does not exist
     ├── DiceError           a scripted face is outside its die
     ├── StoreError          the store could not read or write (the foreign error is chained)
@@ -54,6 +56,20 @@ class TranscriptError(GMError):
         if path:
             where += f" at {path}"
         super().__init__(f"{where}: {message}")
+
+
+class Unreadable(GMError):
+    """Input that could not be read at all: missing, not UTF-8, not JSON, or JSON past the bounds
+    of ``middleware.json_input`` (nesting, ``NaN``, numbers of hundreds of digits). The CLI exits
+    3 on it, apart from refused contents (1, 2)."""
+
+
+class UnreadableRuleset(RulesetError, Unreadable):
+    """A ruleset that could not be read at all (one problem at ``$`` says why)."""
+
+
+class UnreadableTranscript(TranscriptError, Unreadable):
+    """A transcript line that could not be read at all (the line number says which)."""
 
 
 class ExpectationError(TranscriptError):

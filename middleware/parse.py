@@ -30,6 +30,7 @@ from lark.common import LexerConf
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 from lark.lexer import BasicLexer, LexerState
 
+from middleware.numbers import bound_numbers
 from middleware.scan import Found, find_tags, tail_hold
 from middleware.segments import Segment, Tag, Text
 
@@ -245,9 +246,9 @@ def _attributes(
     words: list[str] = []
     for part in parts:
         if part.key is None:
-            words.append(part.value)
+            words.append(bound_numbers(part.value))
         elif part.value.strip() and (family in _LAST_WINS or part.key not in attrs):
-            attrs[part.key] = part.value  # a bare or blank `key=` declares nothing
+            attrs[part.key] = bound_numbers(part.value)  # a bare or blank `key=` declares nothing
     return attrs, tuple(words)
 
 

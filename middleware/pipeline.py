@@ -11,6 +11,7 @@ import logging
 import time
 from dataclasses import dataclass, replace
 
+from middleware.items.stack_room import new_stacks_left
 from middleware.logs import get_logger
 from middleware.parse import parse
 from middleware.records import ErrorRecord, IgnoredRecord, Record, clean_value
@@ -20,6 +21,7 @@ from middleware.resolve.place import place_at_end
 from middleware.rewrite import rewrite
 from middleware.segments import Tag
 from middleware.state import GameState
+from middleware.text import clean_text, surrogates_line
 
 MAX_GOODS_TAGS = 40
 """SPEC §1b: at most 40 inventory and loot tags per reply; the rest are refused ``too-many``."""
@@ -49,12 +51,25 @@ class ResolvedReply:
 
 
 def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
-    """Resolve every tag of ``reply`` against ``state``; never raises for any model output."""
+    """Resolve every tag of ``reply`` against ``state``; never raises for any model output.
+
+    Lone surrogates in the reply are replaced first (``text.clean_text``); when any were, one
+    more record after the tags' says so (tag ``text``, reason ``surrogates-replaced``)."""
+    reply, replaced = clean_text(reply)
+    done = _resolve_clean(reply, state, ctx)
+    if not replaced:
+        return done
+    note = Record(tag="text", status="resolved", reason="surrogates-replaced",
+                  feedback=surrogates_line(replaced))
+    return replace(done, records=(*done.records, note), timings=(*done.timings, 0.0))
+
+
+def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
     segments = parse(reply)
     ctx = replace(ctx, place_at_end=place_at_end(segments, state, ctx))  # SPEC §3: buys
     records: list[Record] = []
     timings: list[float] = []
-    goods = 0
+    goods, start = 0, state
     for segment in segments:
         if not isinstance(segment, Tag):
             continue
@@ -62,6 +77,9 @@ def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
         started = time.perf_counter()
         if segment.name in GOODS_TAGS and goods > MAX_GOODS_TAGS:
             result = Resolution(state, _too_many(segment))
+        elif segment.name in GOODS_TAGS:  # a reply starts a bounded number of stacks
+            result = _resolve_safely(segment, state,
+                                     replace(ctx, new_stacks=new_stacks_left(start, state)))
         else:
             result = _resolve_safely(segment, state, ctx)
         timings.append(round((time.perf_counter() - started) * 1000, 3))

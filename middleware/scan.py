@@ -56,18 +56,29 @@ def _events(text: str) -> list[int]:
     """
     events = _positions(text, "]")
     for opener in _QUOTES:
-        events += [i for i in _positions(text, opener) if i and _opens_value(text[i - 1])]
+        events += [i for i in _positions(text, opener) if i and _opens_value(text, i)]
     events.sort()
     return events
 
 
-def _opens_value(before: str) -> bool:
-    """Whether a quote after ``before`` opens a value: after whitespace, "=" or the header's ":".
+def _opens_value(text: str, at: int) -> bool:
+    """Whether the quote at ``at`` opens a value: after whitespace or "=", or first in a body
+    (right after a header's ":"; a ":" anywhere else is part of a word).
 
-    This must agree with the grammar's quoted terminals (``(?<![^\\s=])``); ``str.isspace`` is
-    the very test behind re's ``\\s``.
+    This must agree with the grammar's quoted terminals (``(?<![^\\s=])``, each body lexed on
+    its own so its start counts as a start); ``str.isspace`` is the very test behind re's ``\\s``.
     """
-    return before.isspace() or before in "=:"
+    before = text[at - 1]
+    if before.isspace() or before == "=":
+        return True
+    return before == ":" and _HEADER_END.search(text, max(0, at - _HEADER_MAX), at) is not None
+
+
+_HEADER_END: Final = re.compile(
+    r"\[[ \t]{0,8}(?:skill_check|inventory|place|loot)[ \t]{0,8}:\Z", re.IGNORECASE | re.ASCII
+)
+"""A header ending where a search ends (its ``endpos``): the ":" before a body."""
+_HEADER_MAX: Final = 1 + 8 + len("skill_check") + 8 + 1
 
 
 def _positions(text: str, char: str) -> list[int]:
@@ -129,7 +140,7 @@ class _Scanner:
             return None
         while (quote := _QUOTE.search(text, at, bracket)) is not None:
             at = quote.end()
-            if _opens_value(text[quote.start() - 1]):
+            if _opens_value(text, quote.start()):
                 closer = _CLOSERS[quote.group(), self._final].search(text, at, bracket + 1)
                 if closer is None:
                     return None  # the value runs past this "]", or may never close

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import sys
 import tempfile
+from contextlib import aclosing
 from pathlib import Path
 from typing import Annotated
 
@@ -17,10 +19,23 @@ from middleware import logs
 from middleware.cli.app import app, err, out
 from middleware.cli.cards import render_step
 from middleware.engine import Engine
-from middleware.errors import ExpectationError, GMError, TranscriptError
-from middleware.rules.load import ruleset_json_schema, validate_ruleset
+from middleware.errors import (
+    ExpectationError,
+    GMError,
+    Problem,
+    RulesetError,
+    TranscriptError,
+    Unreadable,
+    UnreadableRuleset,
+)
+from middleware.rules.load import load_ruleset, ruleset_json_schema
 from middleware.stores import open_store
-from middleware.transcript import Prepared, prepare, replay
+from middleware.transcript import Prepared, Step, prepare, replay
+from middleware.transcript.lines import decoded_lines
+
+UNREADABLE = 3
+"""The exit code for input that could not be read at all (``errors.Unreadable``): 1 is a failed
+expectation or a refused ruleset, 2 a malformed transcript line."""
 
 LONG_REPLAY = 200
 """Transcripts with more lines than this show a progress bar (on stderr, when it is a terminal)."""
@@ -36,12 +51,15 @@ def replay_command(
     """Replay a saved transcript through the real pipeline and print every rewritten reply."""
     logs.configure(getattr(logging, log_level.upper(), logging.WARNING))
     try:
-        with transcript.open(encoding="utf-8") as handle:
-            prepared = prepare(handle, base=transcript.parent)
+        with transcript.open("rb") as handle:
+            prepared = prepare(decoded_lines(handle), base=transcript.parent)
         code = asyncio.run(_replay(prepared, store, as_json))
     except ExpectationError as exc:
         err.print(f"[red]✗ {transcript}: {exc}[/red]")
         raise typer.Exit(1) from exc
+    except Unreadable as exc:
+        err.print(f"[red]✗ {transcript}: could not read: {exc}[/red]", markup=False)
+        raise typer.Exit(UNREADABLE) from exc
     except (TranscriptError, GMError) as exc:
         err.print(f"[red]✗ {transcript}: {exc}[/red]")
         raise typer.Exit(2) from exc
@@ -54,14 +72,37 @@ async def _replay(prepared: Prepared, url: str | None, as_json: bool) -> int:
         try:
             with _progress(len(prepared.lines)) as bar:
                 task = bar.add_task("replaying", total=len(prepared.lines) - 1)
-                async for step in replay(prepared, Engine(store)):
-                    if as_json and step.kind == "gm":
-                        sys.stdout.write(json.dumps(step.as_json(), ensure_ascii=False) + "\n")
-                    elif not as_json:
-                        render_step(out, step)
-                    bar.advance(task)
+                # Closed here, in this task, when the reader goes away (``| head -1``): the
+                # replay's batch then ends where it began and keeps nothing.
+                async with aclosing(replay(prepared, Engine(store))) as steps:
+                    async for step in steps:
+                        if not _show(step, as_json):
+                            return _reader_gone()
+                        bar.advance(task)
         finally:
             await store.close()
+    return 0
+
+
+def _show(step: Step, as_json: bool) -> bool:
+    """Print one step; False when stdout was closed by its reader."""
+    try:
+        if as_json and step.kind == "gm":
+            sys.stdout.write(json.dumps(step.as_json(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        elif not as_json:
+            render_step(out, step)
+    except BrokenPipeError:
+        return False
+    return True
+
+
+def _reader_gone() -> int:
+    """Stdout's reader closed the pipe: end quietly (exit 0), with stdout pointed at /dev/null so
+    the interpreter's last flush has nowhere to fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
     return 0
 
 
@@ -77,7 +118,15 @@ def validate_command(
     ruleset: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True)],
 ) -> None:
     """Check a ruleset file: list every problem with its JSON path, or say it is valid."""
-    problems = validate_ruleset(ruleset)
+    try:
+        load_ruleset(ruleset)
+        problems: list[Problem] = []
+    except UnreadableRuleset as exc:
+        err.print(f"✗ {ruleset}: could not read: {exc.problems[0].message}", markup=False,
+                  style="red")
+        raise typer.Exit(UNREADABLE) from exc
+    except RulesetError as exc:
+        problems = list(exc.problems)
     if not problems:
         out.print(f"[green]✓ {ruleset} is a valid ruleset[/green]")
         return

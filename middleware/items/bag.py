@@ -27,6 +27,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from middleware.items.stack_limits import BAG_STACKS
 from middleware.names import normalize_name
 from middleware.state import Stack
 
@@ -105,7 +106,8 @@ def _item_of(stack: Stack) -> str | None:
 
 
 def put(bag: Bag, goods: Goods, count: int, limit: int) -> Bag:
-    """ITM-BAG-05: fill loose stacks of ``goods`` up to ``limit``, then start new stacks."""
+    """ITM-BAG-05: fill loose stacks of ``goods`` up to ``limit``, then start new stacks; never
+    past ``BAG_STACKS`` (callers cut the count first with ``stack_room.fitting`` and say so)."""
     changed: dict[int, tuple[Stack, ...]] = {}
     left = count
     for i in positions(bag, goods):
@@ -117,7 +119,7 @@ def put(bag: Bag, goods: Goods, count: int, limit: int) -> Bag:
             changed[i] = (stack.model_copy(update={"count": stack.count + moved}),)
             left -= moved
     fresh: list[Stack] = []
-    while left > 0:
+    while left > 0 and len(bag) + len(fresh) < BAG_STACKS:
         moved = min(limit, left)
         fresh.append(goods.stack(moved))
         left -= moved

@@ -10,6 +10,7 @@ is ``invented``. Ruleset items always win (ITM-BAG-03/04, ITM-PROPOSE-11).
 from __future__ import annotations
 
 from middleware.items.index import ItemIndex, RulesetItem, as_item, item_index
+from middleware.items.name_check import names_something
 from middleware.names import normalize_name
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState, InventedItem
@@ -24,8 +25,9 @@ def items_in(ruleset: Ruleset, state: GameState | None) -> ItemIndex:
 
 def find_item(ruleset: Ruleset, state: GameState | None, name: str) -> RulesetItem | None:
     """The item a name or ref means: a ruleset item (ref or label, first listed wins), else an
-    item invented in this game (ref or name); None when neither knows it."""
-    return items_in(ruleset, state).find(name)
+    item invented in this game (ref or name); None when neither knows it, or the name has no
+    letter or digit (``name_check``)."""
+    return items_in(ruleset, state).find(name) if names_something(name) else None
 
 
 def find_invented(state: GameState, name: str) -> InventedItem | None:

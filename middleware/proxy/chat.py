@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from middleware.errors import RequestError
+from middleware.json_input import JsonInputError, read_json
+from middleware.text import clean_json
 
 CHAT_HEADER: Final = "x-gm-chat"
 MAX_CHAT_ID: Final = 200
@@ -44,10 +46,10 @@ class ChatRequest:
 
 def read_request(raw: bytes) -> ChatRequest:
     """The request, or ``RequestError`` saying what is wrong with it."""
-    try:
-        body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RequestError(f"the body is not JSON: {exc}") from exc
+    try:  # bounded JSON, every lone surrogate replaced (middleware.text)
+        body = clean_json(read_json(raw, "the body"))
+    except JsonInputError as exc:
+        raise RequestError(str(exc)) from exc
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object")
     listed = body.get("messages")

@@ -14,6 +14,8 @@ from typing import Any, Final, Protocol
 import httpx
 
 from middleware.errors import UpstreamError
+from middleware.json_input import JsonInputError, read_json
+from middleware.text import clean_json
 
 __all__ = ["HttpUpstream", "Upstream", "content_of", "delta_of"]
 
@@ -138,9 +140,9 @@ def _check_status(status: int, text: str) -> None:
 
 
 def _json_object(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
+    try:  # bounded JSON, every lone surrogate replaced (middleware.text), as for requests
+        value = clean_json(read_json(text, "the upstream answer"))
+    except JsonInputError as exc:
         raise UpstreamError(f"upstream answer is not JSON: {_quote(text)}") from exc
     if not isinstance(value, dict):
         raise UpstreamError("upstream answer is not a JSON object")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from middleware.dice import Dice
+from middleware.items.stack_limits import REPLY_STACKS
 from middleware.records import Record
 from middleware.segments import Tag
 from middleware.state import GameState, Place
@@ -36,6 +37,9 @@ class Context:
     place_at_end: Place | None = None
     """The place in force at the end of the reply, where a buy is priced (SPEC §3, ITM-MARKET-20);
     ``resolve_reply`` sets it before the first tag resolves."""
+    new_stacks: int = REPLY_STACKS
+    """How many new stacks this tag may still start (``REPLY_STACKS`` less what
+    the reply's earlier tags started); ``resolve_reply`` sets it before each inventory and loot tag."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from middleware.errors import Problem, RulesetError
+from middleware.errors import Problem, RulesetError, UnreadableRuleset
+from middleware.json_input import JsonInputError, read_json
+from middleware.rules.audit.catalog_ids import check_catalog_ids
 from middleware.rules.audit.hide_when import check_hide_when, check_layer_values
 from middleware.rules.audit.item_stat import check_item_stats
 from middleware.rules.audit.items import check_items
@@ -23,6 +25,7 @@ from middleware.rules.audit.ruleset import check_audit
 from middleware.rules.audit.sheet import check_sheet
 from middleware.rules.problems import validation_problems
 from middleware.rules.ruleset import Ruleset
+from middleware.text import clean, clean_json
 
 MAX_BYTES = 256 * 1024
 """SHEET-FILE-06: the whole ruleset file is at most 256 KB."""
@@ -31,7 +34,8 @@ Source = str | Path | bytes | dict[str, Any]
 Checker = Callable[[Ruleset], Iterable[Problem]]
 
 CHECKERS: list[Checker] = [check_resolution, check_audit, check_sheet, check_items,
-                           check_item_stats, check_hide_when, check_layer_values]
+                           check_item_stats, check_hide_when, check_layer_values,
+                           check_catalog_ids]
 """Semantic checks run in order on a ruleset whose shape is valid; each yields every problem."""
 
 
@@ -69,31 +73,39 @@ def ruleset_json_schema() -> dict[str, Any]:
 
 
 def _read(source: Source) -> tuple[str, Any]:
-    if isinstance(source, dict):
-        _check_size(len(json.dumps(source).encode()), "ruleset")
-        return "ruleset", source
+    if isinstance(source, dict):  # read back from its text, within the same bounds as a file
+        try:
+            text = json.dumps(source, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise UnreadableRuleset([Problem("$", f"not JSON: {exc}")], "ruleset") from exc
+        return "ruleset", _parse(clean(text).encode(), "ruleset")
     if isinstance(source, bytes):
         return "ruleset", _parse(source, "ruleset")
     if isinstance(source, str) and source.lstrip().startswith("{"):
-        return "ruleset", _parse(source.encode(), "ruleset")
+        return "ruleset", _parse(clean(source).encode(), "ruleset")
     path = Path(source)
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise RulesetError([Problem("$", f"cannot read the file: {exc.strerror}")], str(path)) \
-            from exc
+        raise UnreadableRuleset([Problem("$", f"cannot read the file: {exc.strerror}")],
+                                str(path)) from exc
     return str(path), _parse(data, str(path))
 
 
 def _parse(data: bytes, name: str) -> Any:
     _check_size(len(data), name)
-    try:
-        raw = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise RulesetError([Problem("$", "the file is not UTF-8 text")], name) from exc
-    except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno} column {exc.colno}"
-        raise RulesetError([Problem("$", f"not valid JSON: {exc.msg} at {where}")], name) from exc
+    try:  # bounded JSON (middleware.json_input): no NaN, no deep nesting, no endless numbers
+        raw = clean_json(read_json(data, "the file"))
+    except JsonInputError as exc:
+        decoding = exc.__cause__
+        if isinstance(decoding, UnicodeDecodeError):
+            message = "the file is not UTF-8 text"
+        elif isinstance(decoding, json.JSONDecodeError):
+            where = f"line {decoding.lineno} column {decoding.colno}"
+            message = f"not valid JSON: {decoding.msg} at {where}"
+        else:
+            message = str(exc)
+        raise UnreadableRuleset([Problem("$", message)], name) from exc
     if not isinstance(raw, dict):
         raise RulesetError([Problem("$", "a ruleset must be a JSON object")], name)
     return raw

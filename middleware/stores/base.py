@@ -53,6 +53,9 @@ class CandidateRow:
     text: str
     records: JSON
     state: JSON
+    replayed: bool = field(default=False, compare=False)
+    """Set on the row ``add_candidate`` returns when its key was already stored and nothing was
+    written: the answer is a stored one (SPEC §3), however many writers raced for the key."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +105,7 @@ class Store(Protocol):
         """Store a candidate and select it, in one transaction; return it with its index.
 
         If ``row.key`` is not None and the turn already has a candidate with that key, nothing is
-        written and the stored candidate is returned.
+        written and the stored candidate is returned, with ``replayed`` set.
         """
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:

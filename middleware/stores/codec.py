@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from middleware.errors import StoreError
-from middleware.stores.base import GameRow
+from middleware.stores.base import CandidateRow, GameRow
+from middleware.text import clean
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _DECODER = json.JSONDecoder()
@@ -33,11 +34,22 @@ class Encoded:
 def encode_json(value: Any, what: str) -> str:
     """``value`` as compact JSON text; ``StoreError`` naming ``what`` if it is not JSON."""
     if isinstance(value, Encoded):
-        return value.text
+        return clean(value.text)
     try:
-        return _ENCODER.encode(value)
+        return clean(_ENCODER.encode(value))  # a lone surrogate would be refused by SQL stores
     except (TypeError, ValueError, RecursionError) as exc:
         raise StoreError(f"cannot store {what}: {exc}") from exc
+
+
+def clean_candidate(row: CandidateRow) -> CandidateRow:
+    """``row`` with lone surrogates in its key, reply and text replaced (``text.clean``): every
+    store keeps and gives back the same valid text."""
+    key = clean(row.key) if row.key is not None else None
+    reply, text = clean(row.reply), clean(row.text)
+    if (key, reply, text) == (row.key, row.reply, row.text):
+        return row
+    return CandidateRow(row.chat, row.turn, row.index, key, row.seed, reply, text, row.records,
+                        row.state)
 
 
 def decode_json(text: str) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from middleware.errors import GameError
@@ -22,8 +22,9 @@ from middleware.stores.base import (
     check_fork,
     check_turn_number,
 )
-from middleware.stores.codec import decode_json, encode_json
+from middleware.stores.codec import clean_candidate, decode_json, encode_json
 from middleware.stores.gate import Gate
+from middleware.text import clean
 
 TurnId = tuple[str, int]
 
@@ -96,6 +97,7 @@ class MemoryStore:
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
         check_turn_number(turn)
+        user_text = clean(user_text)
         await self._gate.wait()
         self._game(chat)
         if (chat, turn) not in self._t.turns:
@@ -119,6 +121,7 @@ class MemoryStore:
 
     async def add_candidate(self, row: CandidateRow) -> CandidateRow:
         """Store a candidate and select it; a key seen on the turn returns the stored one."""
+        row = clean_candidate(row)
         saved = _Candidate(row.key, row.seed, row.reply, row.text,
                            encode_json(row.records, "the records"),
                            encode_json(row.state, "the state"))
@@ -127,14 +130,14 @@ class MemoryStore:
         turn = self._turn(*where)
         stored = self._t.candidates.get(where, ())
         if row.key is not None and (index := _keyed(stored, row.key)) is not None:
-            return _candidate_row(row.chat, row.turn, index, stored[index])
+            return replace(_candidate_row(row.chat, row.turn, index, stored[index]), replayed=True)
         self._t.candidates[where] = (*stored, saved)
         self._t.turns[where] = _Turn(turn.user_text, len(stored), turn.events)
-        return CandidateRow(row.chat, row.turn, len(stored), row.key, row.seed, row.reply,
-                            row.text, row.records, row.state)
+        return _candidate_row(row.chat, row.turn, len(stored), saved)
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
         """The candidate of the turn stored with ``key``, or None."""
+        key = clean(key)
         await self._gate.wait()
         stored = self._t.candidates.get((chat, turn), ())
         index = _keyed(stored, key)

@@ -21,7 +21,7 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -38,8 +38,9 @@ from middleware.stores.base import (
     check_fork,
     check_turn_number,
 )
-from middleware.stores.codec import decode_json, encode_json, game_from, game_values
+from middleware.stores.codec import clean_candidate, decode_json, encode_json, game_from, game_values
 from middleware.stores.gate import Gate
+from middleware.text import clean
 
 # Strings: asyncpg's classes are generic only in its stubs.
 Connection: TypeAlias = "asyncpg.pool.PoolConnectionProxy[asyncpg.Record]"
@@ -134,6 +135,7 @@ class PostgresStore:
 
     async def add_candidate(self, row: CandidateRow) -> CandidateRow:
         """Store a candidate and select it, in one transaction; a seen key returns the stored one."""
+        row = clean_candidate(row)
         values = (row.key, str(row.seed), encode_json(row.reply, "the reply"),
                   encode_json(row.text, "the text"), encode_json(row.records, "the records"),
                   encode_json(row.state, "the state"))
@@ -142,13 +144,14 @@ class PostgresStore:
                 raise GameError(f"chat {row.chat!r} has no turn {row.turn}")
             index = await conn.fetchval(sql.ADD_CANDIDATE, row.chat, row.turn, *values)
             if index is None:  # only a key already seen stores nothing
-                return _candidate(await conn.fetchrow(sql.FIND_CANDIDATE, row.chat, row.turn,
-                                                      row.key))
+                return replace(_candidate(await conn.fetchrow(sql.FIND_CANDIDATE, row.chat,
+                                                              row.turn, row.key)), replayed=True)
         return CandidateRow(row.chat, row.turn, index, row.key, row.seed, row.reply, row.text,
                             decode_json(values[4]), decode_json(values[5]))
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
         """The candidate of the turn stored with ``key``, or None."""
+        key = clean(key)
         async with self._connection("read candidates") as conn:
             r = await conn.fetchrow(sql.FIND_CANDIDATE, chat, turn, key)
         return None if r is None else _candidate(r)

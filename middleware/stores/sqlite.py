@@ -20,6 +20,7 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
 from typing import Any
 
 from middleware.errors import GameError, StoreError
@@ -32,8 +33,9 @@ from middleware.stores.base import (
     check_fork,
     check_turn_number,
 )
-from middleware.stores.codec import decode_json, encode_json, game_from, game_values
+from middleware.stores.codec import clean_candidate, decode_json, encode_json, game_from, game_values
 from middleware.stores.gate import Gate
+from middleware.text import clean
 
 Row = Sequence[Any]
 
@@ -102,6 +104,7 @@ class SQLiteStore:
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
         check_turn_number(turn)
+        user_text = clean(user_text)
         async with self._gate.one():
             await self._change(sql.START_TURN, (chat, turn, user_text), "start a turn",
                                missing=f"no game for chat {chat!r}")
@@ -122,6 +125,7 @@ class SQLiteStore:
 
     async def add_candidate(self, row: CandidateRow) -> CandidateRow:
         """Store a candidate and select it, in one statement; a seen key returns the stored one."""
+        row = clean_candidate(row)
         values = (row.chat, row.turn, row.key, str(row.seed), row.reply, row.text,
                   encode_json(row.records, "the records"), encode_json(row.state, "the state"))
         missing = f"chat {row.chat!r} has no turn {row.turn}"
@@ -132,10 +136,11 @@ class SQLiteStore:
                                     row.text, decode_json(values[6]), decode_json(values[7]))
             assert row.key is not None, "only a key conflict stores nothing"
             found = await self._candidates(sql.FIND_CANDIDATE, (row.chat, row.turn, row.key))
-        return found[0]
+        return replace(found[0], replayed=True)
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
         """The candidate of the turn stored with ``key``, or None."""
+        key = clean(key)
         async with self._gate.one():
             found = await self._candidates(sql.FIND_CANDIDATE, (chat, turn, key))
         return found[0] if found else None

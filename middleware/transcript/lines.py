@@ -7,13 +7,16 @@ Besides SPEC §4's ``game``, ``user``, ``gm``, ``select``, ``rest`` and ``edit``
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from middleware.errors import TranscriptError
+from middleware.dice import MAX_SIDES
+from middleware.errors import TranscriptError, UnreadableTranscript
+from middleware.json_input import JsonInputError, read_json
 from middleware.rules.base import json_path
+from middleware.text import clean_json
 
 
 class _Line(BaseModel):
@@ -60,7 +63,9 @@ class GmLine(_Line):
     text: str
     key: str | None = None
     seed: int | None = None
-    dice: list[int] = Field(default_factory=list, max_length=10_000)
+    dice: list[Annotated[int, Field(ge=1, le=MAX_SIDES)]] = Field(default_factory=list,
+                                                                   max_length=10_000)
+    """Scripted faces: each at least 1; one past the die it is thrown for stops the replay."""
     expect: Expect | None = None
 
 
@@ -113,6 +118,17 @@ _LINE: TypeAdapter[Line] = TypeAdapter(Line)
 _TYPES = frozenset({"game", "user", "gm", "select", "rest", "edit", "fork", "gear"})
 
 
+def decoded_lines(raw_lines: Iterable[bytes]) -> Iterator[str]:
+    """The lines of a transcript file opened in binary, each decoded as UTF-8; a line that is
+    not UTF-8 is ``UnreadableTranscript`` naming it (a text-mode file would raise mid-read)."""
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UnreadableTranscript(f"not UTF-8 text (byte {exc.start + 1} of the line)",
+                                       line=number) from exc
+
+
 def read_lines(text_lines: Iterable[str]) -> list[tuple[int, Line]]:
     """Every non-blank line, numbered from 1, validated; the first bad line raises."""
     out: list[tuple[int, Line]] = []
@@ -121,15 +137,22 @@ def read_lines(text_lines: Iterable[str]) -> list[tuple[int, Line]]:
             out.append((number, read_line(raw, number)))
     if not out or not isinstance(out[0][1], GameLine):
         raise TranscriptError("a transcript starts with a 'game' line", line=out[0][0] if out else 1)
+    again = next((number for number, line in out[1:] if isinstance(line, GameLine)), None)
+    if again is not None:
+        raise TranscriptError("a second 'game' line: a transcript plays one game (a 'fork' line "
+                              "starts a branch)", line=again)
     return out
 
 
 def read_line(raw: str, number: int) -> Line:
     """One line, or a ``TranscriptError`` naming the line and the JSON path."""
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise TranscriptError(f"not JSON: {exc.msg} (column {exc.colno})", line=number) from exc
+    try:  # bounded JSON (middleware.json_input), every lone surrogate replaced
+        data = clean_json(read_json(raw, "the line"))
+    except JsonInputError as exc:
+        decoding = exc.__cause__
+        message = f"not JSON: {decoding.msg} (column {decoding.colno})" \
+            if isinstance(decoding, json.JSONDecodeError) else str(exc)
+        raise UnreadableTranscript(message, line=number) from exc
     try:
         return _LINE.validate_python(data)
     except ValidationError as exc:

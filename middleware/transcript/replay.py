@@ -7,7 +7,7 @@ its state summary; an expectation that fails raises ``ExpectationError`` with a 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,7 +78,7 @@ def prepare(text_lines: Iterable[str], base: Path | None = None) -> Prepared:
     return Prepared(lines, game, ruleset)
 
 
-async def replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
+async def replay(prepared: Prepared, engine: Engine) -> AsyncGenerator[Step, None]:
     """Replay every line on ``engine``, yielding a ``Step`` per line after the game line.
 
     The whole replay is one store batch: a line that fails stops it and nothing of it is kept.
@@ -128,6 +128,10 @@ async def _gm(engine: Engine, prepared: Prepared, chat: str, turn: int, count: i
     if seed is None and prepared.game.options.dice == "candidate":
         seed = derive_seed(prepared.game.seed, chat, turn, count)
     done = await engine.process(chat, turn, line.text, key=line.key, seed=seed, dice=line.dice)
+    outside = next((r.feedback for r in done.records if r.status == "error" and r.feedback
+                    and r.feedback.startswith("DiceError: scripted throw")), None)
+    if outside is not None:  # SPEC §5: a scripted face outside its die is the transcript's fault
+        raise TranscriptError(outside.removeprefix("DiceError: "), line=number, path="$.dice")
     summary = state_summary(prepared.ruleset, done.state)
     step = Step(number, "gm", chat, turn, line.text, done, summary)
     if line.expect is not None:

@@ -390,3 +390,26 @@ def _moved(row: TurnRow | None) -> TurnRow | None:
     if row is None:
         return None
     return TurnRow("millbrook-b", row.turn, row.user_text, row.selected, row.events)
+
+
+# -- text is valid Unicode (issue 16 #3) -----------------------------------------------------------
+
+async def test_lone_surrogates_are_replaced_alike_by_every_store(store: Store) -> None:
+    """Half a UTF-16 pair (JSON ``"\\ud800"``) in the player's text, the reply, the rewritten text,
+    the key, a record and the state: every store keeps U+FFFD in its place and reads back the same
+    row, where SQLite raised ``UnicodeEncodeError`` and PostgreSQL a ``StoreError``."""
+    await store.create_game(a_game())
+    await store.start_turn("millbrook", 1, "I ring \ud800 the bell")
+    row = CandidateRow(chat="millbrook", turn=1, index=-1, key="k\udfff", seed=3,
+                       reply="It rings \ud800.", text="It rings \ud800.",
+                       records=[{"tag": "text", "feedback": "x\ud800"}],
+                       state={"party": [{"name": "Ada\udc00"}]})
+    stored = await store.add_candidate(row)
+    found = await store.find_candidate("millbrook", 1, "k\udfff")
+    turn = await store.get_turn("millbrook", 1)
+    assert turn is not None and "I ring \ufffd the bell" == turn.user_text
+    assert found is not None and stored == found
+    assert ("k\ufffd", "It rings \ufffd.", "It rings \ufffd.") == (found.key, found.reply,
+                                                                   found.text)
+    assert ([{"tag": "text", "feedback": "x\ufffd"}], {"party": [{"name": "Ada\ufffd"}]}) == (
+        found.records, found.state)

@@ -27,6 +27,7 @@ from middleware.items.bag import Bag, Goods, held, put
 from middleware.items.carry import fits, piece_weight
 from middleware.items.lookup import find_item
 from middleware.items.money import Payment, Refusal, pay, purse_line
+from middleware.items.stack_room import cut_line, fitting
 from middleware.records import clean_value
 from middleware.resolve import Context, Resolution
 from middleware.resolve.inventory.fakes.goods import fake_for
@@ -246,8 +247,14 @@ def settle(deal: Deal, offer: Offer, state: GameState, ctx: Context) -> Resoluti
                 deal.ask, deal.buyer, "too-heavy", f"{deal.buyer.name} cannot carry "
                 f"{deal.count} {listing.found.label}: past their limit. Nothing is paid.",
                 item=listing.found.label))
-        paid = paid.model_copy(update={"bag": put(paid.bag, goods, deal.count,
-                                                  listing.found.stack_limit)})
+        limit = listing.found.stack_limit
+        if fitting(paid.bag, goods, deal.count, limit, ctx.new_stacks) < deal.count:
+            return Resolution(state, _refuse(
+                deal.ask, deal.buyer, "bag-full", f"{deal.buyer.name} cannot take "
+                f"{deal.count} {listing.found.label}: "
+                f"{cut_line(0, paid.bag, ctx.new_stacks).split(': ', 1)[1]} Nothing is paid.",
+                item=listing.found.label))
+        paid = paid.model_copy(update={"bag": put(paid.bag, goods, deal.count, limit)})
     state = _sold_today(state.with_character(deal.buyer.index, paid), deal, offer)
     return Resolution(state, _bought(deal, offer, cost, payment, paid.bag, goods))
 

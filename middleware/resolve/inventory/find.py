@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from middleware.items.bag import Bag, Goods, holds, per_stack
 from middleware.items.index import STANDARD_STACK, ItemIndex, RulesetItem
+from middleware.items.name_check import names_something
 from middleware.names import normalize_name
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState, Stack
@@ -52,7 +53,9 @@ def holder(state: GameState, who: str | None) -> Member | None:
 
 def named_goods(index: ItemIndex, name: str, state: GameState | None = None) -> Named | None:
     """ITM-BAG-03/04: the ruleset item the name is (first listed wins), else an item invented in
-    this game (ITM-PROPOSE-13), else the coin it is."""
+    this game (ITM-PROPOSE-13), else the coin it is; nothing for a name of punctuation alone."""
+    if not names_something(name):
+        return None
     found = seen(index, state).find(name)
     if found is not None:
         return Named(Goods(item=found.ref), found.label, found.stack_limit, found)
@@ -65,7 +68,9 @@ def named_goods(index: ItemIndex, name: str, state: GameState | None = None) -> 
 def held_goods(index: ItemIndex, bag: Bag, name: str,
                state: GameState | None = None) -> Named | None:
     """What ``name`` means in ``bag``: a ruleset item or coin it holds, else a plain item or a
-    stack's nickname; None when the bag holds nothing by that name."""
+    stack's nickname; None when the bag holds nothing by that name (or it names nothing)."""
+    if not names_something(name):
+        return None
     known = named_goods(index, name, state)
     if known is not None and holds(bag, known.goods):
         return known

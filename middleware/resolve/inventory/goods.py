@@ -12,12 +12,14 @@ nothing in the ruleset or any bag), ``cursed`` (ITM-BAG-13: a bound cursed item 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from middleware.items.bag import Goods, held, put, take, takeable
+from middleware.items.bag import Bag, Goods, held, put, take, takeable
 from middleware.items.carry import distribute, encumbered, fits, piece_weight
 from middleware.items.lookup import items_in
+from middleware.items.name_check import names_something
 from middleware.items.propose import propose
+from middleware.items.stack_room import cut_line, fitting, stacks_in
 from middleware.records import clean_value
 from middleware.resolve import Context, Resolution
 from middleware.resolve.inventory.find import (
@@ -107,7 +109,12 @@ def give(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     found = held_named(ask, state, ctx, giver)
     if isinstance(found, InventoryRecord):
         return Resolution(state, found)
-    bag, taken = take(giver.character.bag, found.goods, _wanted(ask, giver, found), is_cursed(found))
+    wanted = _wanted(ask, giver, found)
+    room = fitting(receiver.character.bag, found.goods, wanted, found.limit, ctx.new_stacks)
+    if room <= 0:
+        return Resolution(state, _bag_full(ask, found.label, receiver.name,
+                                           receiver.character.bag, ctx))
+    bag, taken = take(giver.character.bag, found.goods, room, is_cursed(found))
     weight = piece_weight(items_in(ctx.ruleset, state), found.goods) * taken
     if not fits(ctx.ruleset, receiver.character, weight, state):
         return Resolution(state, _too_heavy(ask, found.label, giver.name, receiver.name))
@@ -115,7 +122,9 @@ def give(ask: ItemAsk, state: GameState, ctx: Context) -> Resolution:
     got = put(receiver.character.bag, found.goods, taken, found.limit)
     state = state.with_character(receiver.index,
                                  receiver.character.model_copy(update={"bag": got}))
-    notes = [*ask.notes, *_short(ask, taken),
+    notes = [*ask.notes, *(_short(ask, taken) if room >= wanted else []),
+             *([cut_line(wanted - room, receiver.character.bag, ctx.new_stacks)]
+               if room < wanted else []),
              *_burdened(ctx, state, receiver.index, receiver.character)]
     record = done(ask, giver.name, found, taken, held(got, found.goods), notes)
     return Resolution(state, record.model_copy(update={"to": receiver.name}))
@@ -135,6 +144,9 @@ def _what_to_add(ask: ItemAsk, state: GameState, ctx: Context) -> _ToAdd | Inven
     """ITM-BAG-03/09, ITM-PROPOSE-11: a ruleset item or coin first, then an invention, then a
     plain item unless ``native`` is off (ITM-BAG-07: more of something held is still allowed)."""
     index = items_in(ctx.ruleset, state)
+    if not names_something(ask.item) and not describes_new_item(ask):
+        return refused(ask.action, "unknown-item", f"No item is called {clean_value(ask.item)}.",
+                       item=clean_value(ask.item), who=ask.who)
     known = named_goods(index, ask.item, state)
     if known is not None and known.found is not None and known.found.is_service:
         return refused(ask.action, "service", f"{known.label} is a service: it is bought, never "
@@ -158,37 +170,58 @@ def _what_to_add(ask: ItemAsk, state: GameState, ctx: Context) -> _ToAdd | Inven
 
 def _add_to(ask: ItemAsk, state: GameState, ctx: Context, member: Member, named: Named,
             count: int, note: str | None) -> Resolution:
-    """An add to a named bag: all of it, or nothing past the holder's ``limit`` (SPEC §10)."""
+    """An add to a named bag: all of it, or nothing past the holder's ``limit`` (SPEC §10); what
+    would need more stacks than the bag or the reply may start is cut and left behind."""
     weight = piece_weight(items_in(ctx.ruleset, state), named.goods) * count
     if not fits(ctx.ruleset, member.character, weight, state):
         return Resolution(state, _too_heavy(ask, named.label, member.name, None))
-    bag = put(member.character.bag, named.goods, count, named.limit)
+    before = member.character.bag
+    moved = fitting(before, named.goods, count, named.limit, ctx.new_stacks)
+    if moved <= 0:
+        return Resolution(state, _bag_full(ask, named.label, member.name, before, ctx))
+    bag = put(before, named.goods, moved, named.limit)
     character = member.character.model_copy(update={"bag": bag})
     state = state.with_character(member.index, character)
     notes = [*ask.notes, *([note] if note else []),
+             *([cut_line(count - moved, before, ctx.new_stacks)] if moved < count else []),
              *_burdened(ctx, state, member.index, member.character)]
-    return Resolution(state, done(ask, member.name, named, count, held(bag, named.goods), notes))
+    return Resolution(state, done(ask, member.name, named, moved, held(bag, named.goods), notes))
+
+
+def _bag_full(ask: ItemAsk, label: str, who: str, bag: Bag, ctx: Context) -> InventoryRecord:
+    """``bag-full``: not one piece fits in the stacks the bag and the reply may still start."""
+    why = cut_line(0, bag, ctx.new_stacks).split(": ", 1)[1]
+    line = f"{who} cannot take {label}: {why}"
+    return refused(ask.action, "bag-full", line, item=label, who=who)
 
 
 def _add_shared(ask: ItemAsk, state: GameState, ctx: Context, named: Named, count: int,
                 note: str | None) -> Resolution:
-    """ITM-BAG-15/16: the carry rule splits the lot; what nobody can carry stays behind."""
+    """ITM-BAG-15/16: the carry rule splits the lot; what nobody can carry stays behind, and so
+    does what would need more stacks than a bag or the reply may start (each add says so)."""
     shares = distribute(ctx.ruleset, state, named.goods, count)
     if not shares:
         return Resolution(state, _too_heavy(ask, named.label, None, None))
     parts: list[InventoryRecord] = []
+    full: list[InventoryRecord] = []
+    start = state
     for share in shares:
         member = Member(share.index, state.party[share.index])
-        done = _add_to(ask, state, ctx, member, named, share.count, note if not parts else None)
+        budget = replace(ctx, new_stacks=max(0, ctx.new_stacks - stacks_in(state)
+                                             + stacks_in(start)))
+        done = _add_to(ask, state, budget, member, named, share.count, note if not parts else None)
         state = done.state
         assert isinstance(done.record, InventoryRecord)
-        parts.append(done.record)
-    left = count - sum(share.count for share in shares)
-    if left:
+        (parts if done.record.status == "resolved" else full).append(done.record)
+    if not parts:
+        return Resolution(state, full[0])
+    lines = [f"{n} left behind: nobody can carry more." for n in [count - sum(
+        share.count for share in shares)] if n > 0]
+    lines += [f.feedback for f in full if f.feedback]
+    if lines:
         last = parts[-1]
-        line = f"{left} left behind: nobody can carry more."
-        parts[-1] = last.model_copy(update={"note": _join([last.note, line]),
-                                            "feedback": _join([last.feedback, line])})
+        parts[-1] = last.model_copy(update={"note": _join([last.note, *lines]),
+                                            "feedback": _join([last.feedback, *lines])})
     return Resolution(state, combined(ask.action, parts, ""))
 
 

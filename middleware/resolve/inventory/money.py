@@ -26,6 +26,7 @@ from middleware.items.carry import distribute, fits, piece_weight
 from middleware.items.index import STANDARD_STACK, ItemIndex, item_index
 from middleware.items.money import Amount, Refusal, purse_line, read_amount
 from middleware.items.money import pay as pay_from
+from middleware.items.stack_room import cut_line, fitting
 from middleware.resolve import Context, Resolution
 from middleware.resolve.inventory.find import Member, holder
 from middleware.resolve.inventory.goods import unknown_character
@@ -123,11 +124,19 @@ def _earn_shared(ask: ItemAsk, state: GameState, ctx: Context, amount: Amount) -
 
 def _earn_into(ask: ItemAsk, state: GameState, ctx: Context, member: Member, amount: Amount,
                count: int) -> Resolution:
-    """``count`` coins into one bag (the caller checked the weight)."""
-    bag = put(member.character.bag, _goods(amount), count, STANDARD_STACK)
+    """``count`` coins into one bag (the caller checked the weight), cut to the stacks the bag
+    and the reply may still start (``items.stack_room``)."""
+    before, wanted = member.character.bag, count
+    count = fitting(before, _goods(amount), wanted, STANDARD_STACK, ctx.new_stacks)
+    if count <= 0:
+        why = cut_line(0, before, ctx.new_stacks).split(": ", 1)[1]
+        full = f"{member.name} cannot take {amount.text}: {why}"
+        return Resolution(state, _refused(ask, Refusal("bag-full", full), amount, member.name))
+    bag = put(before, _goods(amount), count, STANDARD_STACK)
     state = state.with_character(member.index, member.character.model_copy(update={"bag": bag}))
     name = amount.coin.name_for(count)
-    note = _join([*ask.notes, amount.note])
+    cut = [cut_line(wanted - count, before, ctx.new_stacks)] if count < wanted else []
+    note = _join([*ask.notes, amount.note, *cut])
     line = _join([f"{member.name} gets {count} {name}.", note,
                   f"Now: {purse_line(ctx.ruleset, bag)}."])
     return Resolution(state, InventoryRecord(

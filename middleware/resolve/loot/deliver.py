@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from middleware.items.bag import Goods, held, put
 from middleware.items.carry import capacity, distribute, encumbered, load, piece_weight, room_for
 from middleware.items.index import item_index
+from middleware.items.stack_room import cut_line, fitting
 from middleware.resolve import Context
 from middleware.resolve.inventory.find import Member, Named, named_of
 from middleware.resolve.inventory.goods import done
@@ -86,13 +87,19 @@ def _put(state: GameState, ctx: Context, named: Named, count: int,
          member: Member) -> tuple[GameState, InventoryRecord]:
     """``count`` pieces into the member's bag, answered as an add (SPEC §6: ``now`` after)."""
     before = member.character
-    bag = put(before.bag, named.goods, count, named.limit)
+    moved = fitting(before.bag, named.goods, count, named.limit, ctx.new_stacks)
+    if moved <= 0:  # not one stack more fits: refused, and the pieces stay where they are
+        line = f"{before.name} cannot take {named.label}: " \
+            f"{cut_line(0, before.bag, ctx.new_stacks).split(': ', 1)[1]}"
+        return state, _refused_add(named, "bag-full", line, member)
+    bag = put(before.bag, named.goods, moved, named.limit)
     after = before.model_copy(update={"bag": bag})
     state = state.with_character(member.index, after)
-    notes = [f"{after.name} is now encumbered."] \
+    notes = [cut_line(count - moved, before.bag, ctx.new_stacks)] if moved < count else []
+    notes += [f"{after.name} is now encumbered."] \
         if encumbered(ctx.ruleset, after, state) and not encumbered(ctx.ruleset, before, state) \
         else []
-    return state, done(_ask(named, member), after.name, named, count, held(bag, named.goods),
+    return state, done(_ask(named, member), after.name, named, moved, held(bag, named.goods),
                        notes)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from middleware.errors import Problem
+from middleware.rules.audit.gear_stacks import gear_stacks
 from middleware.rules.audit.item_entries import Vocab, check_entries, filter_problems
 from middleware.rules.items import ItemsBlock, NumberStat
 from middleware.rules.items_money import Currency, LootTable, Market
@@ -35,6 +36,7 @@ def check_items(ruleset: Ruleset) -> Iterable[Problem]:
             yield from _market(block.market, vocab)
         yield from _gear(block, vocab)
         yield from _gear_fits(block, ruleset)
+        yield from gear_stacks(block, vocab)
         yield from _reveals(block, vocab)
     yield from check_entries(ruleset, vocab)
 

@@ -1,0 +1,70 @@
+"""JSON from outside, read within bounds (SPEC §8): requests, rulesets, transcripts.
+
+``json.loads`` alone turns hostile input into a crash: a value nested thousands deep raises
+``RecursionError``, ``NaN`` and ``Infinity`` read as floats no rule can compare, an integer of
+4,301 digits or more raises a bare ``ValueError`` from ``int``, and ``1e999`` reads as infinity.
+``read_json`` refuses each with a ``JsonInputError`` that says what and where, and reads
+everything else exactly as ``json.loads`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+MAX_DEPTH = 128
+"""The deepest nesting of arrays and objects read (a ruleset nests about a dozen deep)."""
+
+MAX_DIGITS = 400
+"""The most digits a number may carry (a seed of 2**1024 has 309)."""
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class JsonInputError(ValueError):
+    """JSON that cannot be read, or that is past the bounds above; the message says which."""
+
+
+def read_json(raw: bytes | str, what: str = "the JSON") -> Any:
+    """The JSON value of ``raw`` (UTF-8 when bytes), or ``JsonInputError`` naming ``what``."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JsonInputError(f"{what} is not UTF-8: byte {exc.start} cannot be read") from exc
+    _check_depth(raw, what)
+    try:
+        return json.loads(raw, parse_constant=_no_constant, parse_int=_int, parse_float=_float)
+    except JsonInputError as exc:
+        raise JsonInputError(f"{what}: {exc}") from exc
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+        raise JsonInputError(f"{what} is not JSON: {exc}") from exc
+
+
+def _check_depth(text: str, what: str) -> None:
+    """Refuse nesting past ``MAX_DEPTH`` before the decoder recurses into it (strings skipped)."""
+    depth = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise JsonInputError(f"{what} nests deeper than {MAX_DEPTH} arrays and objects")
+
+
+def _no_constant(name: str) -> Any:
+    raise JsonInputError(f"{name} is not a number JSON allows")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise JsonInputError(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text) if len(text) <= MAX_DIGITS else math.inf
+    if not math.isfinite(value):
+        raise JsonInputError(f"the number {text[:24]}… is too large to read")
+    return value

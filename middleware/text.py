@@ -1,0 +1,64 @@
+"""Text is valid Unicode everywhere: the one boundary function for lone surrogates (SPEC §8).
+
+JSON may carry ``"\\ud800"``, an escape of half a UTF-16 pair, and ``json.loads`` gives it back as
+a lone surrogate: a ``str`` that no UTF-8 encoder, SQLite or PostgreSQL accepts. Text from outside
+(a request, a model's reply, a stored row) passes ``clean_text`` once where it comes in: a pair
+written as two escapes becomes the character it spells, every lone half becomes U+FFFD (the
+replacement character), and the caller is told how many were replaced so it can say so.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+REPLACEMENT = "\ufffd"
+"""What a lone surrogate becomes."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> tuple[str, int]:
+    """``text`` with surrogate pairs joined and lone surrogates replaced; how many were replaced.
+
+    Text with no surrogate at all (nearly all of it) is returned as it is, after one scan in C."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text, 0
+    joined = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return joined, joined.count(REPLACEMENT) - text.count(REPLACEMENT)
+
+
+def clean(text: str) -> str:
+    """``clean_text`` without the count, for a column that has no record to tell."""
+    return clean_text(text)[0]
+
+
+def clean_json(value: Any) -> Any:
+    """A JSON value with every string in it (keys too) cleaned; walked in a loop, never recursion,
+    so a value nested thousands deep is cleaned like a flat one."""
+    if isinstance(value, str):
+        return clean(value)
+    if not isinstance(value, dict | list):
+        return value
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any, Any]] = [(root, 0, value)]
+    while stack:
+        parent, key, node = stack.pop()
+        if isinstance(node, dict):
+            copy: Any = {}
+            for k, v in node.items():
+                copy[clean(k) if isinstance(k, str) else k] = v
+                stack.append((copy, clean(k) if isinstance(k, str) else k, v))
+        elif isinstance(node, list):
+            copy = list(node)
+            stack.extend((copy, i, v) for i, v in enumerate(node))
+        else:
+            copy = clean(node) if isinstance(node, str) else node
+        parent[key] = copy
+    return root[0]
+
+
+def surrogates_line(count: int) -> str:
+    """What a record says when ``count`` lone surrogates were replaced."""
+    plural = "s" if count != 1 else ""
+    return f"{count} lone surrogate{plural} (half a UTF-16 pair) replaced by U+FFFD"

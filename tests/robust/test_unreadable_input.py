@@ -1,0 +1,108 @@
+"""Numbers past Python's limits and JSON that cannot be read (issue 16 #6, SPEC §8).
+
+In a tag, a number of thousands of digits is cut to one every reader converts, then clamped like
+any large number. In a ruleset, a transcript or a proxy request, JSON nested 5,000 deep, ``NaN``,
+a 5,000-digit integer or bytes that are not UTF-8 are refused with a message: the CLI exits 3
+("could not read"), apart from 1 (a failed expectation or a refused ruleset) and 2 (a malformed
+transcript line); the proxy answers an OpenAI-shaped 400.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from middleware.cli import UNREADABLE
+from middleware.cli.app import app
+from middleware.rules.load import validate_ruleset
+from tests.conftest import ROOT
+from tests.items.inventory_helpers import bram, gravewatch, juno, reply, state_of
+from tests.proxy.conftest import FakeModel, ember, running_proxy
+
+runner = CliRunner()
+DEMO = ROOT / "transcripts" / "lantern-demo.jsonl"
+DEEP = "[" * 5000 + "]" * 5000
+HUGE = "9" * 5000
+UNREADABLE_JSON = {"deep": DEEP, "nan": '{"id": NaN}', "huge": '{"id": ' + HUGE + "}",
+                   "infinity": '{"id": 1e999}'}
+
+
+def test_a_dc_of_five_thousand_digits_is_clamped_not_an_error() -> None:
+    """CHK-COMMON: ``dc=`` of 5,000 nines is read as a number past the range and clamped; the
+    check resolves (it was an ``error`` record: Python refuses ``int`` of 4,301+ digits)."""
+    state = state_of(gravewatch(), bram(), juno())
+    done = reply(gravewatch(), state, f'[skill_check: skill="Ward" dc="{HUGE}" who="Juno"]')
+    record = done.records[0]
+    assert "resolved" == record.status
+    assert "clamped" in (record.feedback or "")
+
+
+@pytest.mark.parametrize("kind", sorted(UNREADABLE_JSON))
+def test_validate_could_not_read_exits_3(tmp_path: Path, kind: str) -> None:
+    """``gm-middleware validate`` on JSON past the bounds: a one-line message, exit 3."""
+    bad = tmp_path / "bad.json"
+    bad.write_text(UNREADABLE_JSON[kind])
+    result = runner.invoke(app, ["validate", str(bad)])
+    assert UNREADABLE == result.exit_code, result.output
+    assert "could not read" in result.stderr
+    assert ["$"] == [p.path for p in validate_ruleset(bad)]
+
+
+def test_validate_of_bytes_that_are_not_utf8_exits_3(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"id": "\xff"}')
+    result = runner.invoke(app, ["validate", str(bad)])
+    assert (UNREADABLE, True) == (result.exit_code, "not UTF-8" in result.stderr)
+
+
+@pytest.mark.parametrize("line", [DEEP, '{"type": "user", "text": NaN}',
+                                  '{"type": "user", "text": ' + HUGE + "}"])
+def test_replay_of_a_line_that_cannot_be_read_exits_3(tmp_path: Path, line: str) -> None:
+    """``gm-middleware replay`` stops at the line with its number, exit 3, nothing on stdout."""
+    lines = DEMO.read_text().splitlines()
+    lines.insert(2, line)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines))
+    result = runner.invoke(app, ["replay", str(bad), "--json"])
+    assert (UNREADABLE, "") == (result.exit_code, result.stdout), result.output
+    assert "line 3" in result.stderr and "could not read" in result.stderr
+
+
+def test_replay_of_invalid_utf8_names_the_line_and_exits_3(tmp_path: Path) -> None:
+    lines = DEMO.read_bytes().splitlines()
+    lines.insert(1, b'{"type": "user", "text": "\xc3\x28"}')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\n".join(lines))
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert UNREADABLE == result.exit_code, result.output
+    assert "line 2" in result.stderr and "not UTF-8" in result.stderr
+
+
+async def test_the_proxy_answers_400_to_bodies_it_cannot_read() -> None:
+    """JSON nested 5,000 deep, ``NaN``, a 5,000-digit integer, invalid UTF-8: each is an
+    OpenAI-shaped 400 (they were 500s), and the model is never asked."""
+    model = FakeModel()
+    messages = '[{"role": "user", "content": "hi"}]'
+    bodies = [('{"messages": ' + messages + ', "x": ' + DEEP + "}").encode(),
+              ('{"messages": ' + messages + ', "temperature": NaN}').encode(),
+              ('{"messages": ' + messages + ', "max_tokens": ' + HUGE + "}").encode(),
+              b'{"messages": [{"role": "user", "content": "\xff"}]}']
+    async with running_proxy(ember(), model) as proxy:
+        for body in bodies:
+            response = await proxy.client.post("/v1/chat/completions", content=body,
+                                               headers={"Content-Type": "application/json"})
+            assert (400, "invalid_request_error") == (
+                response.status_code, response.json()["error"]["type"]), body[:60]
+    assert [] == model.seen
+
+
+def test_json_in_a_transcript_is_read_as_before() -> None:
+    """The bounds change nothing for a real transcript: the demo replays, exit 0."""
+    result = runner.invoke(app, ["replay", str(DEMO), "--json"])
+    assert 0 == result.exit_code, result.output
+    assert all(json.loads(line) for line in result.stdout.splitlines())
+
+
