@@ -15,7 +15,8 @@ from middleware.items.stack_room import REPLY_STACKS, stacks_in
 from middleware.rules.load import load_ruleset
 from middleware.state import Stack
 from tests.conftest import compat_json
-from tests.items.inventory_helpers import bram, gravewatch, juno, record, reply, state_of
+from tests.items.inventory_helpers import bram, juno, record, reply, state_of
+from tests.rulesets import gravewatch
 
 BELLS = '[inventory: action="add" item="Dawn bell" count="10000" who="Bram the Quiet"]'
 

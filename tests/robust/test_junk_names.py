@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from middleware.items.name_check import names_something
-from tests.items.inventory_helpers import bram, gravewatch, juno, record, reply, state_of
+from tests.items.inventory_helpers import bram, juno, record, reply, state_of
 from tests.market.test_buy import buy, coins, party
+from tests.rulesets import gravewatch
 
 JUNK = ["?", "—", "...", ";", " - ", "«»"]
 ACTIONS = ["add", "remove", "give", "use", "equip", "unequip", "bind", "inspect"]

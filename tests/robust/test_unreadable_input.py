@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from middleware.cli import UNREADABLE
 from middleware.cli.app import app
+from middleware.cli.replay import UNREADABLE
 from middleware.rules.load import validate_ruleset
 from tests.conftest import ROOT
-from tests.items.inventory_helpers import bram, gravewatch, juno, reply, state_of
+from tests.items.inventory_helpers import bram, juno, reply, state_of
 from tests.proxy.conftest import FakeModel, ember, running_proxy
+from tests.rulesets import gravewatch
 
 runner = CliRunner()
 DEMO = ROOT / "transcripts" / "lantern-demo.jsonl"
