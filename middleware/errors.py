@@ -11,6 +11,7 @@ bad configuration, bad saved data and bugs::
     ├── DiceError           a scripted face is outside its die
     ├── StoreError          the store could not read or write (the foreign error is chained)
     ├── RequestError        a proxy request is malformed (answered 400)
+    │   └── RequestTooLarge     its body is over the proxy's limit (answered 413)
     └── UpstreamError       the upstream model server failed, refused or was unreachable
 """
 
@@ -78,6 +79,10 @@ class StoreError(GMError):
 
 class RequestError(GMError):
     """A request to the proxy is malformed: not JSON, no messages, no player message (SPEC §7)."""
+
+
+class RequestTooLarge(RequestError):
+    """A request body is longer than the proxy accepts (SPEC §8)."""
 
 
 class UpstreamError(GMError):
