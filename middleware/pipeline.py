@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from cachetools import LRUCache
+
 from middleware.dice import Dice, derive_seed
 from middleware.errors import GameError
 from middleware.events import apply_event
@@ -49,12 +51,15 @@ class Processed:
 class Engine:
     """The Python API over one store: create games, process replies, select, fork, read state."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, chats: int = 4096) -> None:
+        """``chats``: how many chats' games, rulesets and states are kept in memory; the least
+        recently used past it are dropped and read back from the store when next asked for."""
         self.store = store
-        self._rulesets: dict[str, Ruleset] = {}
-        self._games: dict[str, GameRow] = {}
-        self._states: dict[tuple[str, int], tuple[tuple[Any, ...], GameState]] = {}
-        self._written: dict[str, tuple[GameState, str]] = {}
+        self._rulesets: LRUCache[str, Ruleset] = LRUCache(maxsize=chats)
+        self._games: LRUCache[str, GameRow] = LRUCache(maxsize=chats)
+        self._states: LRUCache[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
+            LRUCache(maxsize=4 * chats)
+        self._written: LRUCache[str, tuple[GameState, str]] = LRUCache(maxsize=chats)
         self._odds: dict[object, object] = {}
 
     async def create_game(
@@ -210,8 +215,6 @@ class Engine:
 
     def _remember(self, chat: str, turn: int, fingerprint: tuple[Any, ...],
                   state: GameState) -> None:
-        if len(self._states) > 4096:
-            self._states.clear()
         self._states[(chat, turn)] = (fingerprint, state)
 
     def _state_json(self, chat: str, state: GameState) -> str:

@@ -17,10 +17,12 @@ class ServeOptions:
     ``max_body``: the longest request body accepted, in bytes; ``auth_token``: the bearer token
     every request must carry (None: no token asked); ``keepalive``: seconds between SSE comments
     while a stream has nothing to send (0: none); ``chats``: how many chats are kept in memory
-    (one evicted is read back from the store)."""
+    (one evicted is read back from the store); ``timeout``: seconds the upstream may take to
+    answer (then 504)."""
 
     display: Display = "tags"
     max_body: int = MAX_BODY
     auth_token: str | None = None
     keepalive: float = 10.0
     chats: int = 1024
+    timeout: float = 300.0
