@@ -253,7 +253,7 @@ async def _released(events: AsyncIterator[bytes], release: Release) -> AsyncIter
 
 
 def _keepalive() -> ServerSentEvent:
-    return ServerSentEvent(comment="keep-alive")
+    return ServerSentEvent(comment="keep-alive", sep="\n")
 
 
 def _answer(answer: dict[str, Any], done: Processed, shown: str) -> dict[str, Any]:

@@ -43,7 +43,7 @@ class Answer:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     pause: float = 0.0
-    """Seconds to wait after the first half of the text has been streamed."""
+    """Seconds to wait before the text piece that starts the second half of the pieces."""
     gate: asyncio.Event | None = None
     """Answer only once this is set."""
 
@@ -55,6 +55,7 @@ class FakeUpstream:
     answers: list[Answer] = field(default_factory=list)
     prefix: str = "/v1"
     seen: list[dict[str, Any]] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
 
     def app(self) -> Starlette:
         return Starlette(routes=[
@@ -64,6 +65,7 @@ class FakeUpstream:
     async def _answer(self, request: Request) -> Response:
         body = json.loads(await request.body())
         self.seen.append(body)
+        self.headers.append(dict(request.headers))
         answer = self.answers.pop(0)
         if answer.gate is not None:
             await answer.gate.wait()
@@ -81,10 +83,13 @@ class FakeUpstream:
                                                           "created": 0, "owned_by": "me"}]})
 
     async def _events(self, answer: Answer, usage: bool) -> AsyncIterator[str]:
-        texts = list(pieces(answer.text))
-        for n, delta in enumerate(deltas(answer)):
-            if answer.pause and delta.get("content") is not None and n == len(texts) // 2:
-                await asyncio.sleep(answer.pause)
+        half = len(list(pieces(answer.text))) // 2
+        content = 0
+        for delta in deltas(answer):
+            if "content" in delta:
+                content += 1
+                if answer.pause and content == half + 1:
+                    await asyncio.sleep(answer.pause)
             yield _event(_chunk([{"index": 0, "delta": delta, "finish_reason": None}]))
             await asyncio.sleep(0)
         yield _event(_chunk([{"index": 0, "delta": {}, "finish_reason": answer.finish}]))
