@@ -36,6 +36,9 @@ MAX_EVENTS: Final = 200_000
 _LOGGED_TEXT: Final = 300
 """How much of an upstream error body goes into the log (never to the client)."""
 
+_SECRET: Final = re.compile(r"(?i)\b(?:sk|bearer)[-_ ][^\s\"',]+|[A-Za-z0-9_\-]{24,}")
+"""What looks like a key in an upstream's error text (it may echo the key sent): not logged."""
+
 _CODE: Final = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
 """An upstream error code passed on to the client: a short identifier, never free text."""
 
@@ -195,7 +198,8 @@ def _code_of(text: str) -> str | None:
 
 def _logged(error: UpstreamError, detail: str = "") -> UpstreamError:
     get_logger().warning("upstream-failed", status=error.status, reason=str(error),
-                         timed_out=error.timed_out, detail=detail[:_LOGGED_TEXT])
+                         timed_out=error.timed_out,
+                         detail=_SECRET.sub("[redacted]", detail[:_LOGGED_TEXT]))
     return error
 
 
