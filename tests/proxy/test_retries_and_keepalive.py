@@ -96,3 +96,21 @@ async def test_keep_alive_comments_flow_while_a_tag_is_held_and_the_text_still_a
     assert any(line == ": keep-alive" for line in lines[held_from:tag_at])
     assert "Think about the lever first." == "".join(
         e["choices"][0]["delta"].get("reasoning_content") or "" for e in events if e["choices"])
+
+
+async def test_a_stream_the_client_drops_stores_nothing_and_frees_its_key() -> None:
+    """The client goes away while the model is still writing: nothing is stored, and a retry
+    with the same key is not left waiting: it asks the model and is answered."""
+    upstream = FakeUpstream([Answer(REPLY, pause=1.0), Answer(REPLY)])
+    messages = history("I pull the lever.")
+    async with served(upstream) as proxy, proxy.client() as http:
+        body = {"model": "m", "messages": messages, "stream": True}
+        async with http.stream("POST", "/v1/chat/completions", json=body,
+                               headers={"Idempotency-Key": "k"}) as response:
+            async for _ in response.aiter_bytes():
+                break  # the first event came: hang up
+        dropped = await proxy.engine.candidates(chat_for(messages), 1)
+        text, gm = await ask(http, messages, True, key="k")
+        stored = await proxy.engine.candidates(chat_for(messages), 1)
+    assert ([], 2) == (dropped, len(upstream.seen))
+    assert ([stored[0].text], False) == ([text], gm["replayed"])
