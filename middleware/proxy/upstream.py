@@ -33,6 +33,10 @@ __all__ = ["HttpUpstream", "Upstream", "content_of", "delta_of", "endpoint"]
 MAX_EVENTS: Final = 200_000
 """A streamed answer with more events than this is cut off (SPEC §8: bounded loops)."""
 
+MAX_CONNECTIONS: Final = 1024
+"""Connections open to the upstream at once: one per stream in flight (httpx's default of 100 made
+the 101st concurrent stream wait for a free one, and time out)."""
+
 _LOGGED_TEXT: Final = 300
 """How much of an upstream error body goes into the log (never to the client)."""
 
@@ -100,8 +104,9 @@ class HttpUpstream:
         self._completions = endpoint(base_url, "chat/completions")
         self._models = endpoint(base_url, "models")
         self._key = api_key
-        self._client = httpx.AsyncClient(transport=transport,
-                                         timeout=httpx.Timeout(timeout, connect=10.0))
+        self._client = httpx.AsyncClient(
+            transport=transport, timeout=httpx.Timeout(timeout, connect=10.0),
+            limits=httpx.Limits(max_connections=MAX_CONNECTIONS, max_keepalive_connections=64))
 
     async def complete(self, body: dict[str, Any], auth: str | None) -> dict[str, Any]:
         """POST the request with ``stream: false``; the answer's JSON object."""
