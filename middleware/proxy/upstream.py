@@ -23,6 +23,7 @@ from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
 
 import httpx
+import orjson
 from httpx_sse import EventSource, SSEError
 
 from middleware.errors import UpstreamError
@@ -210,7 +211,7 @@ def _logged(error: UpstreamError, detail: str = "") -> UpstreamError:
 
 def _json_object(text: str) -> dict[str, Any]:
     try:
-        value = json.loads(text)
+        value = orjson.loads(text)  # once per chunk streamed
     except json.JSONDecodeError as exc:
         raise _logged(UpstreamError("the upstream answer is not JSON"), detail=text) from exc
     if not isinstance(value, dict):

@@ -91,7 +91,8 @@ async def test_keep_alive_comments_flow_while_a_tag_is_held_and_the_text_still_a
     events = [json.loads(line[6:]) for line in lines if line.startswith("data: {")]
     text = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
     tag_at = next(i for i, line in enumerate(lines) if "rolls=" in line)
-    held_from = max(i for i, line in enumerate(lines[:tag_at]) if '"content": "' in line)
+    held_from = max(i for i, line in enumerate(lines[:tag_at]) if line.startswith("data: {")
+                    and "content" in json.loads(line[6:])["choices"][0]["delta"])
     assert stored[0].text == text
     assert any(line == ": keep-alive" for line in lines[held_from:tag_at])
     assert "Think about the lever first." == "".join(
