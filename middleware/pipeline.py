@@ -8,11 +8,13 @@ candidate with no new dice.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import orjson
 from cachetools import LRUCache
 
 from middleware.dice import Dice, derive_seed
@@ -60,6 +62,10 @@ class Engine:
         self._states: LRUCache[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
             LRUCache(maxsize=4 * chats)
         self._written: LRUCache[str, tuple[GameState, str]] = LRUCache(maxsize=chats)
+        # Rulesets by their source's digest: the games of a proxy all play one ruleset, and a game
+        # read back after eviction must get that same object (and all derived from it) back, not
+        # a new copy per chat that every per-ruleset cache would keep too.
+        self._loaded: LRUCache[bytes, Ruleset] = LRUCache(maxsize=16)
         self._odds: dict[object, object] = {}
 
     async def create_game(
@@ -77,7 +83,7 @@ class Engine:
                       options={"dice": dice, **({"layers": list(layers)} if layers else {})},
                       state=state.model_dump(mode="json"))
         await self.store.create_game(row)
-        self._rulesets[chat] = ruleset
+        self._rulesets[chat] = self._loaded.setdefault(_digest(row.ruleset), ruleset)
         self._games[chat] = row
         return state
 
@@ -186,7 +192,11 @@ class Engine:
     async def ruleset(self, chat: str) -> Ruleset:
         """The game's ruleset, loaded once per engine from the copy stored with the game."""
         if chat not in self._rulesets:
-            self._rulesets[chat] = load_ruleset((await self.game(chat)).ruleset)
+            source = (await self.game(chat)).ruleset
+            key = _digest(source)
+            if key not in self._loaded:
+                self._loaded[key] = load_ruleset(source)
+            self._rulesets[chat] = self._loaded[key]
         return self._rulesets[chat]
 
     async def state_after(self, chat: str, turn: int) -> GameState:
@@ -241,6 +251,11 @@ class Engine:
         if start.dice == "turn":
             return derive_seed(game.seed, game.chat, "turn", turn)
         return secrets.randbits(63)
+
+
+def _digest(source: object) -> bytes:
+    """A ruleset source's identity: the digest of its JSON with sorted keys."""
+    return hashlib.sha256(orjson.dumps(source, option=orjson.OPT_SORT_KEYS)).digest()
 
 
 def _processed(row: CandidateRow, replayed: bool = False) -> Processed:

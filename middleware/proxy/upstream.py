@@ -106,7 +106,7 @@ class HttpUpstream:
         self._models = endpoint(base_url, "models")
         self._key = api_key
         self._client = httpx.AsyncClient(
-            transport=transport, timeout=httpx.Timeout(timeout, connect=10.0),
+            transport=transport, timeout=httpx.Timeout(timeout, connect=min(timeout, 30.0)),
             limits=httpx.Limits(max_connections=MAX_CONNECTIONS, max_keepalive_connections=64))
 
     async def complete(self, body: dict[str, Any], auth: str | None) -> dict[str, Any]:

@@ -14,9 +14,11 @@ from typing import Any
 import httpx
 import pytest
 
+from middleware.pipeline import Engine
 from middleware.proxy import ServeOptions
+from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_path
-from tests.proxy.conftest import CHECK, TIMEOUT, free_socket, history, serving
+from tests.proxy.conftest import CHECK, TIMEOUT, ember, free_socket, history, serving
 from tests.proxy.fake_upstream import SECRET, Answer, FakeUpstream, served
 
 TOKEN = "proxy-token-123"
@@ -136,3 +138,16 @@ async def _ask_twice(url: str) -> list[int]:
         body = {"model": "m", "messages": history("Hello.")}
         return [(await http.post("/v1/chat/completions", json=body)).status_code
                 for _ in range(2)]
+
+
+async def test_games_read_back_after_eviction_share_one_ruleset_object() -> None:
+    """With room for one chat, two chats of one ruleset alternate: each time a game is read
+    back it gets the same ruleset object, not a new copy per chat (which every per-ruleset
+    cache would keep: memory grew by about 1 MB per request before)."""
+    engine = Engine(MemoryStore(), chats=1)
+    games = ember()
+    for chat in ("a", "b"):
+        await engine.create_game(chat, games.ruleset, games.party)
+    seen = [await engine.ruleset(chat) for chat in ("a", "b", "a", "b")]
+    assert [games.ruleset] * 4 == seen
+    assert all(ruleset is games.ruleset for ruleset in seen)
