@@ -1,6 +1,6 @@
 """The proxy under load: a bounded run of streamed requests, 200 at a time, each a new chat, through
 ``gm-middleware serve`` run as a process (SQLite store, ``--chats 256``) in front of a fake upstream
-on 127.0.0.1 (in the test's process, with the clients).
+on 127.0.0.1 (a process of its own); the clients are the test's.
 
 Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_load.py -s`` (``GM_LOAD_REQUESTS``
 and ``GM_LOAD_CONCURRENCY`` change the size). It asserts what must hold whatever the machine: no
@@ -24,8 +24,7 @@ from middleware.display import for_people
 from middleware.pipeline import Engine
 from middleware.stores import open_store
 from tests.conftest import compat_path
-from tests.proxy.conftest import CHECK, chat_for, free_socket, serving
-from tests.proxy.fake_upstream import Answer, FakeUpstream
+from tests.proxy.conftest import CHECK, chat_for, free_socket
 
 REQUESTS = int(os.environ.get("GM_LOAD_REQUESTS", "2000"))
 CONCURRENCY = int(os.environ.get("GM_LOAD_CONCURRENCY", "200"))
@@ -61,6 +60,13 @@ async def turn(http: httpx.AsyncClient, chats: list[list[dict[str, Any]]]) -> li
     return list(texts)
 
 
+def free_port() -> int:
+    sock = free_socket()
+    port: int = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
 async def started(url: str) -> None:
     """Wait until the server at ``url`` answers."""
     async with httpx.AsyncClient(base_url=url, timeout=5.0) as http:
@@ -80,16 +86,19 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     chats in memory: no error, every streamed text is its stored candidate as shown, and the
     server's resident memory is flat from the second turn to the last."""
     turns = REQUESTS // CONCURRENCY
-    upstream = FakeUpstream([Answer(REPLY) for _ in range(turns * CONCURRENCY)])
     store = f"sqlite:///{tmp_path / 'load.db'}"
-    sock = free_socket()
-    port = sock.getsockname()[1]
-    sock.close()
+    port, upstream_port = free_port(), free_port()
     limits = httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=CONCURRENCY,
                           keepalive_expiry=1.0)  # below the server's 5 s: never reuse one it closed
     chats = [[{"role": "system", "content": f"Load chat {n}."}] for n in range(CONCURRENCY)]
     shown: list[list[str]] = []
-    async with serving(upstream.app()) as upstream_url:
+    upstream_url = f"http://127.0.0.1:{upstream_port}"
+    with open(tmp_path / "upstream.log", "wb") as log:
+        upstream = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.proxy.fake_upstream", str(upstream_port), REPLY,
+            stdout=log, stderr=log)
+    try:
+        await started(upstream_url)
         with open(tmp_path / "serve.log", "wb") as log:
             server = await asyncio.create_subprocess_exec(
                 str(Path(sys.executable).parent / "gm-middleware"), "serve",
@@ -110,6 +119,9 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
         finally:
             server.terminate()
             await server.wait()
+    finally:
+        upstream.terminate()
+        await upstream.wait()
     mismatched = await not_as_stored(store, chats, shown)
     print(f"\n{turns} turns of {CONCURRENCY} chats at once ({turns * CONCURRENCY} streams): "
           f"{took:.1f} s ({turns * CONCURRENCY / took:.1f}/s); server RSS after each turn: "

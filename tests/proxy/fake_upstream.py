@@ -54,6 +54,8 @@ class FakeUpstream:
 
     answers: list[Answer] = field(default_factory=list)
     prefix: str = "/v1"
+    always: Answer | None = None
+    """The answer given once ``answers`` has run out (None: there must be one left)."""
     seen: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
 
@@ -66,7 +68,7 @@ class FakeUpstream:
         body = json.loads(await request.body())
         self.seen.append(body)
         self.headers.append(dict(request.headers))
-        answer = self.answers.pop(0)
+        answer = self.answers.pop(0) if self.answers or self.always is None else self.always
         if answer.gate is not None:
             await answer.gate.wait()
         if answer.status >= 400:
@@ -173,3 +175,19 @@ async def served(upstream: FakeUpstream, options: ServeOptions | None = None, *,
                 yield Served(url, running.engine, upstream)
         finally:
             await running.close()
+
+
+def main() -> None:
+    """``python -m tests.proxy.fake_upstream PORT TEXT``: serve ``TEXT`` as every answer on
+    127.0.0.1:PORT, in a process of its own (the load test's upstream)."""
+    import sys
+
+    import uvicorn
+
+    upstream = FakeUpstream(always=Answer(sys.argv[2]))
+    uvicorn.run(upstream.app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
+                lifespan="off", ws="none")
+
+
+if __name__ == "__main__":
+    main()
