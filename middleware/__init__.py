@@ -1,9 +1,13 @@
 """gm-middleware: resolves the tags an AI Game Master writes against a tabletop ruleset.
 
-The public surface. Importing the package has no side effects: the grammar is built on first use.
+The public surface: every name a user needs is importable from here and listed in ``__all__``.
+The subpackages are the implementation and may move between releases (README, "Architecture").
+Importing the package has no side effects: the grammar is built on first use.
 """
 
+from middleware.character.summary import state_summary
 from middleware.dice import Dice
+from middleware.engine import Engine, Processed
 from middleware.errors import (
     DiceError,
     ExpectationError,
@@ -14,11 +18,17 @@ from middleware.errors import (
     StoreError,
     TranscriptError,
 )
+from middleware.items.describe import gm_item_line
+from middleware.items.loot import loot_instructions
+from middleware.items.money import money_instructions, purse_lines
+from middleware.items.propose import propose_instructions
 from middleware.parse import TagStream, parse
-from middleware.pipeline import Engine, Processed
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.records import Record
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.resolve.checks.chance import CheckChance, check_chance
 from middleware.resolve.checks.record import CheckRecord
+from middleware.resolve.checks.symbol_pool.roll import SymbolRoll, roll_symbols
+from middleware.resolve.market.block import market_block
 from middleware.rules import Ruleset, load_ruleset, ruleset_json_schema, validate_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.segments import Tag, Text
@@ -30,6 +40,7 @@ from middleware.stores.base import Store
 
 __all__ = [
     "Character",
+    "CheckChance",
     "CheckRecord",
     "Dice",
     "DiceError",
@@ -52,19 +63,29 @@ __all__ = [
     "Stack",
     "Store",
     "StoreError",
+    "SymbolRoll",
     "Tag",
     "TagStream",
     "Text",
     "TranscriptError",
     "bundled_ids",
+    "check_chance",
+    "gm_item_line",
     "load_bundled",
     "load_ruleset",
+    "loot_instructions",
+    "market_block",
+    "money_instructions",
     "open_store",
     "parse",
+    "propose_instructions",
+    "purse_lines",
     "read_party",
     "read_peer_character",
     "read_peer_party",
     "resolve_reply",
+    "roll_symbols",
     "ruleset_json_schema",
+    "state_summary",
     "validate_ruleset",
 ]

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from middleware.cards import headline
 from middleware.records import Record
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.inventory.record import InventoryRecord
@@ -65,7 +64,7 @@ def card_line(record: Record) -> str | None:
     for kind, line in _LINES:
         if isinstance(record, kind):
             return line(record)
-    return f"• {headline(record)}"
+    return f"• {record.tag}: {_words(record.reason) if record.reason else record.status}"
 
 
 def _written(record: Record) -> str:

@@ -8,11 +8,12 @@ sheet or a live state can be pasted in unchanged.
 
 from __future__ import annotations
 
-import unicodedata
-from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from middleware.names import normalize_name
+from middleware.rules.catalogs import CatalogEntry
 
 
 class Frozen(BaseModel):
@@ -133,6 +134,28 @@ class MarketDay(Frozen):
     asked for again the same day, they go through."""
 
 
+class InventedItem(BaseModel):
+    """ITM-PROPOSE-13: one GM-invented item, the same name meaning it until the end of the game.
+
+    ``like`` is the ref of the ruleset item it was made from, ``fights_as`` the ruleset weapon it
+    fights as when it was given none (ITM-PROPOSE-16); ``changes`` lists every change the engine
+    made to the proposal, hidden stats included, for the item's details (ITM-PROPOSE-12).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ref: str
+    entry: CatalogEntry
+    like: str | None = None
+    fights_as: str | None = None
+    changes: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The item's name: the entry's label (ITM-ENTRY-02)."""
+        return self.entry.label
+
+
 class GameState(Frozen):
     """S(n): everything a turn starts from. ``ruleset`` is the id the game was created with."""
 
@@ -161,28 +184,3 @@ class GameState(Frozen):
             if member.player:
                 return index
         return 0 if self.party else None
-
-
-@lru_cache(maxsize=8192)
-def normalize_name(name: str) -> str:
-    """SHEET-CHK-02: NFKD, combining marks dropped, lowercase, non-alphanumeric runs to one space."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-    out: list[str] = []
-    gap = False
-    for char in plain:
-        if char.isalnum():
-            if gap and out:
-                out.append(" ")
-            out.append(char)
-            gap = False
-        else:
-            gap = True
-    return "".join(out)
-
-
-# At the bottom: the invented item holds a ruleset item entry, and the ruleset models import
-# ``normalize_name`` from here, so the import must come after everything they need.
-from middleware.items.invented import InventedItem  # noqa: E402
-
-GameState.model_rebuild()

@@ -27,7 +27,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from middleware.state import Stack, normalize_name
+from middleware.names import normalize_name
+from middleware.state import Stack
 
 Bag = tuple[Stack, ...]
 Segment = slice | Stack

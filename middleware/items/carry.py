@@ -25,7 +25,7 @@ from middleware.items.bag import Bag, Goods, per_stack
 from middleware.items.index import ItemIndex
 from middleware.items.lookup import items_in
 from middleware.rules.ruleset import Ruleset
-from middleware.sheet.check import bare_view
+from middleware.sheet.view import bare_view
 from middleware.state import Character, GameState
 
 _EPSILON = 1e-9

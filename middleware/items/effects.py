@@ -26,11 +26,11 @@ from middleware.items.index import RulesetItem
 from middleware.items.lookup import find_item
 from middleware.rules.item_entry import Item, ItemEffect
 from middleware.rules.refs import ItemStat
+from middleware.sheet.reading import SheetReader
 from middleware.state import Character, GameState, Stack
 
 if TYPE_CHECKING:
     from middleware.rules.ruleset import Ruleset
-    from middleware.sheet.evaluate import SheetView
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +91,7 @@ class HeldItems:
         return adds, floor
 
     # ITM-CHECK-01..10: sources on a check
-    def sources(self, view: SheetView) -> Iterator[tuple[str, ItemEffect]]:
+    def sources(self, view: SheetReader) -> Iterator[tuple[str, ItemEffect]]:
         """Each item's worn or carried effect, then the ``otherwise`` of its unmet requirements
         (worn items only, ITM-CHECK-08..10; Ambiguity 21)."""
         yield from self._effects()

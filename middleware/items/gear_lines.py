@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from middleware.items.index import Coin, ItemIndex, RulesetItem, name_key
+from middleware.items.index import Coin, ItemIndex, RulesetItem
+from middleware.names import normalize_name
 from middleware.rules.items import GearLine, Kit
 
 
@@ -47,7 +48,7 @@ class Reading:
 def pieces(kit: Kit, index: ItemIndex, picks: Sequence[str] = (),
            removed: frozenset[str] = frozenset()) -> Reading:
     """ITM-GEAR-02/04/06: the kit's fixed lines, then the picked option of each choice."""
-    wanted = {name_key(p): p for p in picks}
+    wanted = {normalize_name(p): p for p in picks}
     used: set[str] = set()
     lines = list(kit.lines)
     for choice in kit.choices:
@@ -66,8 +67,8 @@ def pieces(kit: Kit, index: ItemIndex, picks: Sequence[str] = (),
 def _pick(labels: Sequence[str], wanted: dict[str, str], used: set[str]) -> int:
     """The first label a pick names, else the first (the dialog's default)."""
     for position, label in enumerate(labels):
-        if name_key(label) in wanted:
-            used.add(name_key(label))
+        if normalize_name(label) in wanted:
+            used.add(normalize_name(label))
             return position
     return 0
 

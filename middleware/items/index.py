@@ -20,13 +20,14 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
 from middleware.cache import IdentityCache, per_ruleset
-from middleware.items.invented import INVENTED_CATALOG, InventedItem
+from middleware.items.invented import INVENTED_CATALOG
+from middleware.names import normalize_name
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.item_entry import Item
 from middleware.rules.items import ItemsBlock
 from middleware.rules.items_money import CoinUnit, Currency
 from middleware.rules.ruleset import Ruleset
-from middleware.state import normalize_name
+from middleware.state import InventedItem
 
 STANDARD_STACK = 999_999
 """ITM-ENTRY-06: what a stack holds without ``stack``. The page names no number for Game Mode's
@@ -132,7 +133,7 @@ class ItemIndex:
         found = self._by_ref.get(name)
         if found is not None:
             return found
-        key = name_key(name)
+        key = normalize_name(name)
         return self._by_name.get(key) or self._invented.get(name) or self._invented_names.get(key)
 
     def with_invented(self, invented: Sequence[InventedItem]) -> ItemIndex:
@@ -158,28 +159,21 @@ class ItemIndex:
 
     def coin(self, name: str) -> Coin | None:
         """ITM-MONEY-08: a coin by id, plural label or singular ``one``, without case."""
-        return self._coins.get(name) or self._coin_names.get(name_key(name))
+        return self._coins.get(name) or self._coin_names.get(normalize_name(name))
 
 
 _VIEWS: IdentityCache[ItemIndex] = IdentityCache()
 T = TypeVar("T")
-_APOSTROPHES = str.maketrans("", "", "'\u2019\u02bc`")
-
-
-def name_key(name: str) -> str:
-    """How names are compared (SPEC §1b): no case, accents or punctuation; an apostrophe joins
-    (``Widow's ring`` = ``widows ring``)."""
-    return normalize_name(name.translate(_APOSTROPHES))
 
 
 def by_names(things: Iterable[T], names: Callable[[T], Iterable[str | None]]) -> dict[str, T]:
-    """Each thing under the ``name_key`` of each of its ``names`` (None skipped); a name two
+    """Each thing under the ``normalize_name`` of each of its ``names`` (None skipped); a name two
     things share keeps the one listed first (ITM-BAG-04, Ambiguity 27)."""
     found: dict[str, T] = {}
     for thing in things:
         for name in names(thing):
             if name:
-                found.setdefault(name_key(name), thing)
+                found.setdefault(normalize_name(name), thing)
     return found
 
 

@@ -12,42 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict
-
-from middleware.rules.catalogs import CatalogEntry
-
 INVENTED_CATALOG = "invented"
 """The catalog part of an invented item's ref: ``invented/ember-charm``."""
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
-class InventedItem(BaseModel):
-    """ITM-PROPOSE-13: one GM-invented item, the same name meaning it until the end of the game.
-
-    ``like`` is the ref of the ruleset item it was made from, ``fights_as`` the ruleset weapon it
-    fights as when it was given none (ITM-PROPOSE-16); ``changes`` lists every change the engine
-    made to the proposal, hidden stats included, for the item's details (ITM-PROPOSE-12).
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    ref: str
-    entry: CatalogEntry
-    like: str | None = None
-    fights_as: str | None = None
-    changes: tuple[str, ...] = ()
-
-    @property
-    def label(self) -> str:
-        """The item's name: the entry's label (ITM-ENTRY-02)."""
-        return self.entry.label
-
-
-def invented_ref(name_key: str, taken: Iterable[str]) -> str:
-    """A ref for a new invention named ``name_key`` (an already normalized name) that no item
+def invented_ref(key: str, taken: Iterable[str]) -> str:
+    """A ref for a new invention named ``key`` (an already normalized name) that no item
     in ``taken`` uses: letters and digits of the name joined by ``-``, numbered when needed."""
-    slug = _NOT_SLUG.sub("-", name_key.lower()).strip("-")[:48] or "item"
+    slug = _NOT_SLUG.sub("-", key.lower()).strip("-")[:48] or "item"
     used = set(taken)
     ref = f"{INVENTED_CATALOG}/{slug}"
     number = 2

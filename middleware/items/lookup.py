@@ -9,10 +9,10 @@ is ``invented``. Ruleset items always win (ITM-BAG-03/04, ITM-PROPOSE-11).
 
 from __future__ import annotations
 
-from middleware.items.index import ItemIndex, RulesetItem, as_item, item_index, name_key
-from middleware.items.invented import InventedItem
+from middleware.items.index import ItemIndex, RulesetItem, as_item, item_index
+from middleware.names import normalize_name
 from middleware.rules.ruleset import Ruleset
-from middleware.state import GameState
+from middleware.state import GameState, InventedItem
 
 
 def items_in(ruleset: Ruleset, state: GameState | None) -> ItemIndex:
@@ -30,8 +30,8 @@ def find_item(ruleset: Ruleset, state: GameState | None, name: str) -> RulesetIt
 
 def find_invented(state: GameState, name: str) -> InventedItem | None:
     """ITM-PROPOSE-13: the invention stored under this ref or name, without case or accents."""
-    key = name_key(name)
-    return next((i for i in state.invented if i.ref == name or name_key(i.label) == key), None)
+    key = normalize_name(name)
+    return next((i for i in state.invented if i.ref == name or normalize_name(i.label) == key), None)
 
 
 def as_ruleset_item(invented: InventedItem) -> RulesetItem:

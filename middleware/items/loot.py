@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 from middleware.dice import Dice
 from middleware.items.bag import Goods
-from middleware.items.index import ItemIndex, RulesetItem, item_index, name_key
+from middleware.items.index import ItemIndex, RulesetItem, item_index
+from middleware.names import normalize_name
 from middleware.rules.item_entry import Item
 from middleware.rules.items_money import Amount, ItemFilter, LootEntry, LootTable
 from middleware.rules.ruleset import Ruleset
@@ -68,10 +69,10 @@ def loot_tables(ruleset: Ruleset) -> tuple[LootTable, ...]:
 
 def find_table(ruleset: Ruleset, name: str) -> LootTable | None:
     """A table by id or label, without case, accents or punctuation (Ambiguity 27)."""
-    key = name_key(name)
+    key = normalize_name(name)
     if not key:
         return None
-    return next((t for t in loot_tables(ruleset) if key in (name_key(t.id), name_key(t.label))),
+    return next((t for t in loot_tables(ruleset) if key in (normalize_name(t.id), normalize_name(t.label))),
                 None)
 
 

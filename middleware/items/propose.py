@@ -23,8 +23,8 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from middleware.items.index import RulesetItem, item_index, name_key
-from middleware.items.invented import InventedItem, invented_ref
+from middleware.items.index import RulesetItem, item_index
+from middleware.items.invented import invented_ref
 from middleware.items.lookup import as_ruleset_item, find_invented, find_item, remember
 from middleware.items.propose_caps import (
     cap_for,
@@ -44,11 +44,12 @@ from middleware.items.propose_read import (
     split_pairs,
 )
 from middleware.items.propose_weapon import stats_read, weapon_template
+from middleware.names import normalize_name
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.item_entry import Binds, Item, ItemEffect, StatValue
 from middleware.rules.items import ItemsBlock
 from middleware.rules.ruleset import Ruleset
-from middleware.state import GameState
+from middleware.state import GameState, InventedItem
 
 INVENTION_KEYS = ("like", "category", "rarity", "tags", "stats", "slots", "binds", "worn",
                   "carried", "summary")
@@ -251,7 +252,7 @@ def _binds(block: ItemsBlock, text: str | None, base: Item | None,
            changes: list[Change]) -> Binds | None:
     if text is None:
         return base.binds if base else None
-    word = name_key(text)
+    word = normalize_name(text)
     if block.binding is None:
         if word not in ("no", "none", "false"):
             changes.append(Change(f"binds {text!r} dropped: this ruleset has no binding"))
@@ -322,7 +323,7 @@ def _held(ruleset: Ruleset, block: ItemsBlock, parts: _Parts, like: RulesetItem 
 def _new(state: GameState, label: str, summary: str | None, item: Item,
          like: RulesetItem | None, template: RulesetItem | None,
          changes: list[Change]) -> Proposal:
-    ref = invented_ref(name_key(label), (i.ref for i in state.invented))
+    ref = invented_ref(normalize_name(label), (i.ref for i in state.invented))
     try:
         # Through its JSON form, so the stored item equals the one read back from a store
         # (the template's ``$comment``s are not kept).

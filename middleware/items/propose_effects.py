@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from middleware.items.index import name_key
 from middleware.items.propose_read import Change, is_none
+from middleware.names import normalize_name
 from middleware.rules.combat import Modifier
 from middleware.rules.item_entry import AbilityChange, ItemEffect
 from middleware.rules.ruleset import Ruleset
@@ -78,7 +78,7 @@ def _split(part: str) -> _Said | None:
         target, amount = back.groups()
     else:
         return None
-    cleaned = name_key(target)
+    cleaned = normalize_name(target)
     while (stripped := _FILLER.sub("", cleaned)) != cleaned:
         cleaned = stripped
     return _Said(re.sub(r"\s+", "", amount.lower()), cleaned)
@@ -161,5 +161,5 @@ def defence_words(ruleset: Ruleset) -> set[str]:
     derived_id = defense.get("derived") if isinstance(defense, dict) else None
     derived = ruleset.sheet.by_id.derived.get(derived_id) if isinstance(derived_id, str) else None
     if derived is not None:
-        words |= {name_key(derived.id), name_key(derived.label)}
+        words |= {normalize_name(derived.id), normalize_name(derived.label)}
     return words

@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from middleware.items.index import name_key
+from middleware.names import normalize_name
 from middleware.rules.item_entry import StatValue
 from middleware.rules.items import ItemsBlock, ItemStatDef, Named, NumberStat, RarityCap
 
@@ -40,7 +40,7 @@ class Change:
 
 def is_none(text: str) -> bool:
     """ITM-PROPOSE-06: ``none`` (and the like) for an empty list."""
-    return name_key(text) in NONE_WORDS or not text.strip()
+    return normalize_name(text) in NONE_WORDS or not text.strip()
 
 
 def split_list(text: str) -> list[str]:
@@ -76,14 +76,14 @@ def _number_beside(part: str) -> tuple[str, str]:
 
 def find_named(named: tuple[Named, ...], word: str) -> Named | None:
     """A category, rarity or tag by id or label, without case or punctuation."""
-    key = name_key(word)
-    return next((n for n in named if key in (name_key(n.id), name_key(n.label))), None)
+    key = normalize_name(word)
+    return next((n for n in named if key in (normalize_name(n.id), normalize_name(n.label))), None)
 
 
 def find_stat(block: ItemsBlock, word: str) -> ItemStatDef | None:
     """A block stat by id or label (ITM-PROPOSE-02)."""
-    key = name_key(word)
-    return next((s for s in block.stats if key in (name_key(s.id), name_key(s.label))), None)
+    key = normalize_name(word)
+    return next((s for s in block.stats if key in (normalize_name(s.id), normalize_name(s.label))), None)
 
 
 def read_tags(block: ItemsBlock, text: str) -> tuple[tuple[str, ...], list[Change]]:
@@ -104,8 +104,8 @@ def read_slots(block: ItemsBlock, text: str) -> tuple[dict[str, int], list[Chang
     kept: dict[str, int] = {}
     changes = []
     for key, value in split_pairs(text):
-        slot = next((s for s in block.slots if name_key(key) in (name_key(s.id),
-                                                                 name_key(s.label))), None)
+        slot = next((s for s in block.slots if normalize_name(key) in (normalize_name(s.id),
+                                                                 normalize_name(s.label))), None)
         number = _NUMBER.search(value)
         count = _half_up(float(number.group().replace(",", "."))) if number else 1
         if slot is None:
@@ -131,10 +131,10 @@ def read_stat_value(stat: ItemStatDef, text: str) -> tuple[StatValue | None, lis
             return None, [Change(f"{stat.label} {text!r} is not a number; dropped", hidden)]
         return clamp_number(stat, float(found.group().replace(",", ".")))
     if stat.type == "boolean":
-        key = name_key(text)
+        key = normalize_name(text)
         value = True if key in _TRUE else False if key in _FALSE else None
     elif stat.type == "enum":
-        value = next((v for v in stat.values if name_key(v) == name_key(text)), None)
+        value = next((v for v in stat.values if normalize_name(v) == normalize_name(text)), None)
     elif stat.type == "dice":
         dice = _DICE.match(text.strip())
         value = f"{int(dice.group(1))}d{int(dice.group(2))}" if dice else None

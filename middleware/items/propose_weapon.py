@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from middleware.items.index import ItemIndex, RulesetItem, name_key
+from middleware.items.index import ItemIndex, RulesetItem
+from middleware.names import normalize_name
 
 
 def weapon_template(index: ItemIndex, category: str, name: str) -> RulesetItem | None:
@@ -30,7 +31,7 @@ def weapon_template(index: ItemIndex, category: str, name: str) -> RulesetItem |
 
 def similarity(one: str, other: str) -> int:
     """How many words of either name sit inside the other name, without case."""
-    a, b = name_key(one), name_key(other)
+    a, b = normalize_name(one), normalize_name(other)
     return sum(word in b for word in a.split()) + sum(word in a for word in b.split())
 
 

@@ -40,9 +40,9 @@ from starlette.routing import Route
 
 from middleware.dice import derive_seed
 from middleware.display import shown_tag
+from middleware.engine import Engine, Processed
 from middleware.errors import GameError, GMError, RequestError, RequestTooLarge, UpstreamError
 from middleware.logs import get_logger
-from middleware.pipeline import Engine, Processed
 from middleware.proxy.chat import (
     ChatRequest,
     chat_id,

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from cachetools import LRUCache
 
 from middleware.display import for_people
-from middleware.pipeline import Engine, Processed
+from middleware.engine import Engine, Processed
 from middleware.proxy.chat import ChatRequest, Message
 
 _Key = tuple[str, int, str]

@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
+from middleware.engine import Processed
 from middleware.errors import UpstreamError
 from middleware.logs import get_logger
-from middleware.market.day import market_of
 from middleware.parse import TagStream
-from middleware.pipeline import Processed
+from middleware.pipeline import ResolvedReply
 from middleware.proxy.chunks import DONE, Envelope, piece_of
 from middleware.proxy.refusals import upstream_event
 from middleware.records import Record
-from middleware.reply import ResolvedReply
+from middleware.resolve.market.day import market_of
 from middleware.rewrite import resolved_text
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Segment, Tag, Text

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from middleware.records import ErrorRecord, IgnoredRecord, Record
+from middleware.records import ErrorRecord, IgnoredRecord, Record, model_json
 from middleware.resolve import Resolver
 from middleware.resolve.checks import resolve_check
 from middleware.resolve.checks.record import CheckRecord
@@ -15,7 +15,6 @@ from middleware.resolve.inventory import resolve_inventory
 from middleware.resolve.inventory.record import InventoryRecord
 from middleware.resolve.loot import LootRecord, resolve_loot
 from middleware.resolve.place import PlaceRecord, resolve_place
-from middleware.stores.codec import model_json
 
 RESOLVERS: dict[str, Resolver] = {
     "skill_check": resolve_check,

@@ -7,7 +7,7 @@ market day (ITM-MARKET-14..18, ITM-DAY-02/03; SPEC §3, §6).
   ``unknown-size`` and the place in force stays (ITM-MARKET-15, Ambiguity 9). Without ``size=`` the
   place is in force but has no market (a road, the wilds).
 - ``day="new"`` on the place in force starts its next market day; any other place starts a new day
-  by being named (``middleware.market.day``). Other ``day=`` values are ignored.
+  by being named (``middleware.resolve.market.day``). Other ``day=`` values are ignored.
 
 Answered as ``[place: name="…" size="<place id>" result="ok"]`` or
 ``[place: name="…" size="…" result="refused" reason="unknown-size"]``.
@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from middleware.market.day import arrive, find_size, market_of, next_place, place_key
 from middleware.records import Record, clean_value
 from middleware.resolve import Context, Resolution
+from middleware.resolve.market.day import arrive, find_size, market_of, next_place, place_key
 from middleware.segments import Segment, Tag
 from middleware.state import GameState, Place
 

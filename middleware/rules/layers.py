@@ -26,7 +26,6 @@ from pydantic import TypeAdapter, ValidationError
 from middleware.cache import IdentityCache, per_ruleset
 from middleware.rules.catalogs import Catalog, CatalogEntry
 from middleware.rules.ruleset import Ruleset
-from middleware.state import GameState
 
 Layer = Mapping[str, Any]
 
@@ -82,17 +81,12 @@ def removed(ruleset: Ruleset, layers: Sequence[str]) -> Removed:
     return _REMOVED.get((ruleset,), tuple(layers), lambda: _removed(ruleset, tuple(layers)))
 
 
-def removed_in(ruleset: Ruleset, state: GameState) -> Removed:
-    """``removed`` for the layers the game was created with."""
-    return removed(ruleset, state.layers)
-
-
-def ladder_of(ruleset: Ruleset, state: GameState) -> tuple[Any, ...]:
+def ladder_of(ruleset: Ruleset, layers: tuple[str, ...]) -> tuple[Any, ...]:
     """The difficulty ladder checks read: the last chosen layer's ``difficultyLadder`` that fits the
     resolution kind's rungs, else the resolution's own (CHK-COMMON-08 with a layer on)."""
-    if not state.layers:
+    if not layers:
         return _own_ladder(ruleset)
-    found = _LADDERS.get((ruleset,), state.layers, lambda: _layer_ladder(ruleset, state.layers))
+    found = _LADDERS.get((ruleset,), layers, lambda: _layer_ladder(ruleset, layers))
     return _own_ladder(ruleset) if found is None else found
 
 

@@ -15,12 +15,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from middleware.errors import Problem, RulesetError
-from middleware.rules.checks_audit import check_audit
-from middleware.rules.checks_hide_when import check_hide_when, check_layer_values
-from middleware.rules.checks_item_stat import check_item_stats
-from middleware.rules.checks_items import check_items
-from middleware.rules.checks_resolution import check_resolution
-from middleware.rules.checks_sheet import check_sheet
+from middleware.rules.audit.hide_when import check_hide_when, check_layer_values
+from middleware.rules.audit.item_stat import check_item_stats
+from middleware.rules.audit.items import check_items
+from middleware.rules.audit.resolution import check_resolution
+from middleware.rules.audit.ruleset import check_audit
+from middleware.rules.audit.sheet import check_sheet
 from middleware.rules.problems import validation_problems
 from middleware.rules.ruleset import Ruleset
 

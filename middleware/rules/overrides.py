@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import TypeAdapter, ValidationError
 
 from middleware.errors import Problem
-from middleware.rules.checks_kinds import R
 from middleware.rules.common import Override
+from middleware.rules.problems import RESOLUTION as R
 from middleware.rules.problems import validation_problems
 from middleware.rules.resolution import AnyResolution, ResolutionBlock
 

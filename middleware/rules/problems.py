@@ -78,3 +78,17 @@ def _has(node: Any, part: int | str) -> bool:
 def _brief(value: str | int | float | bool) -> str:
     text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+RESOLUTION = "$.resolution"
+"""The JSON path of the ``resolution`` block, where every kind's problems are found."""
+
+
+def face_problem(face: int, sides: int, path: str) -> Iterator[Problem]:
+    if not 1 <= face <= sides:
+        yield Problem(path, f"face {face} is not on a {sides}-sided die")
+
+
+def duplicate_ids(ids: list[str], path: str, key: str) -> Iterator[Problem]:
+    for i, one in repeats(ids):
+        yield Problem(f"{path}[{i}].{key}", f"{key} {one!r} is declared twice")

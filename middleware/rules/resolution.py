@@ -30,11 +30,11 @@ from middleware.rules.common import (
     SpendEntry,
     StepTableModifier,
 )
-from middleware.rules.kinds.against import RollAgainst
-from middleware.rules.kinds.highest import DiceHighest
-from middleware.rules.kinds.pool import DicePool
-from middleware.rules.kinds.sum import DiceSum, Naturals, NaturalsSetting
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.kinds.dice_highest import DiceHighest
+from middleware.rules.kinds.dice_pool import DicePool
+from middleware.rules.kinds.dice_sum import DiceSum, Naturals, NaturalsSetting
+from middleware.rules.kinds.roll_against import RollAgainst
+from middleware.rules.kinds.symbol_pool import SymbolPool
 
 AnyResolution = DiceSum | DicePool | DiceHighest | RollAgainst | SymbolPool
 

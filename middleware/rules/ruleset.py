@@ -11,16 +11,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints
 
+from middleware.names import normalize_name
 from middleware.rules.base import Strict
 from middleware.rules.catalogs import Catalog
 from middleware.rules.combat import CombatBlock
 from middleware.rules.common import Rung
 from middleware.rules.items import ItemsBlock
-from middleware.rules.kinds.sum import DiceSum, NaturalsSetting
+from middleware.rules.kinds.dice_sum import DiceSum, NaturalsSetting
 from middleware.rules.resolution import ResolutionBlock
 from middleware.rules.rests import Rest
 from middleware.rules.sheet import SheetBlock
-from middleware.state import normalize_name
 
 RulesetId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=60)]
 """A ruleset's own id: like a sheet id, but hyphens are allowed (``5e-2014``, ``ember-roads``)."""

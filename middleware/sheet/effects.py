@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal
 
 from middleware.rules.combat import LevelEffect
-from middleware.rules.combat import Modifier as ModifierRule
 from middleware.sheet.names import Target
-
-if TYPE_CHECKING:
-    from middleware.sheet.evaluate import SheetView
+from middleware.sheet.reading import EffectSource, SheetReader
 
 Lean = Literal["advantage", "disadvantage"]
 
@@ -37,22 +34,7 @@ class Effects:
     fails: str | None = None
 
 
-class EffectSource(Protocol):
-    """The check parts a condition, a level or an item shares (SHEET-COND, ITM-CHECK-03)."""
-
-    @property
-    def effects(self) -> Sequence[str]: ...
-    @property
-    def modifiers(self) -> Sequence[ModifierRule]: ...
-    @property
-    def fails_saves(self) -> Sequence[str]: ...
-    @property
-    def skills(self) -> Sequence[str] | None: ...
-    @property
-    def saves(self) -> Sequence[str] | None: ...
-
-
-def sources(view: SheetView) -> Iterator[tuple[str, EffectSource]]:
+def sources(view: SheetReader) -> Iterator[tuple[str, EffectSource]]:
     """SHEET-COND-01/03/07: active conditions (by their label), every level reached, then the
     items the roller holds (by name, each once)."""
     combat = view.rules.combat
@@ -69,7 +51,7 @@ def sources(view: SheetView) -> Iterator[tuple[str, EffectSource]]:
         yield from view.items.sources(view)
 
 
-def _level_reading(view: SheetView, level: LevelEffect) -> tuple[str, float]:
+def _level_reading(view: SheetReader, level: LevelEffect) -> tuple[str, float]:
     if level.track is not None:
         track = view.ix.tracks.get(level.track)
         return (track.label if track else level.track), view.live.track_read(level.track, "value")
@@ -84,7 +66,7 @@ def _narrowed(target: Target, narrow: Sequence[str] | None) -> bool:
     return target.kind in ("skill", "save") and target.id in narrow
 
 
-def effects_for(view: SheetView, target: Target) -> Effects:
+def effects_for(view: SheetReader, target: Target) -> Effects:
     """SHEET-COND-02/04/05, ITM-CHECK-03/11/12/14: modifiers, leans and an automatic failure."""
     is_save = target.kind == "save"
     word, to = ("saves", "saves") if is_save else ("checks", "checks")

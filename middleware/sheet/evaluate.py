@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
 
 from middleware.rules.live import Track
 from middleware.rules.refs import ItemStat, ValueRef
@@ -35,28 +34,9 @@ from middleware.rules.sheet_fields import (
 )
 from middleware.sheet.live import LiveView
 from middleware.sheet.numbers import finite, round_by, step_lookup
+from middleware.sheet.reading import EffectSource, ItemEffects, SheetReader
 from middleware.sheet.rules_view import SheetRules, Tier
 from middleware.state import Build, Live
-
-if TYPE_CHECKING:
-    from middleware.sheet.effects import EffectSource
-
-
-class ItemEffects(Protocol):
-    """The seam items plug into (SHEET-ABL-03, SHEET-REF-12, SHEET-COND-07); implemented by
-    ``middleware.items.effects.HeldItems``."""
-
-    def ability_changes(self, ability: str) -> tuple[float, float | None]:
-        """The sum of ``add`` changes and the highest ``set`` (None when no item sets it)."""
-        ...
-
-    def stat(self, ref: ItemStat) -> float | None:
-        """An ``itemStat`` read, or None to read the reference's ``default``."""
-        ...
-
-    def sources(self, view: SheetView) -> Iterable[tuple[str, EffectSource]]:
-        """Check sources by name: worn/carried effects and unmet requirements (ITM-CHECK)."""
-        ...
 
 
 class NoItems:
@@ -68,7 +48,7 @@ class NoItems:
     def stat(self, ref: ItemStat) -> float | None:
         return None
 
-    def sources(self, view: SheetView) -> Iterable[tuple[str, EffectSource]]:
+    def sources(self, view: SheetReader) -> Iterable[tuple[str, EffectSource]]:
         return ()
 
 

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from middleware.rules.live import Level, Track
 from middleware.rules.refs import ListSum
 from middleware.rules.sheet import SheetList
 from middleware.rules.sheet_fields import BooleanField, NumberField
 from middleware.sheet.numbers import finite, step_lookup
+from middleware.sheet.reading import SheetReader
 from middleware.state import Live, Wounds
-
-if TYPE_CHECKING:
-    from middleware.sheet.evaluate import SheetView
 
 POOL_CAP = 1_000_000
 MAX_BOXES = 64
@@ -50,9 +47,9 @@ class WoundView:
 
 
 class LiveView:
-    """The live half of a ``SheetView``."""
+    """The live half of a ``SheetView`` (any ``SheetReader``)."""
 
-    def __init__(self, view: SheetView) -> None:
+    def __init__(self, view: SheetReader) -> None:
         self.view = view
         self.stored = view.live_state if view.live_state is not None else Live()
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from middleware.errors import Problem, TranscriptError
+from middleware.names import normalize_name
 from middleware.sheet.party_build import Ctx, check_build
 from middleware.sheet.party_live import check_bag, check_live
 from middleware.sheet.rules_view import RulesetLike
-from middleware.state import Character, normalize_name
+from middleware.state import Character
 
 ENTRY_KEYS = {"name", "player", "sheet", "live", "bag"}
 MAX_PARTY = 64

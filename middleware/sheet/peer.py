@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from middleware.logs import get_logger
+from middleware.names import normalize_name
 from middleware.sheet.peer_build import Notes, read_sheet, serialized_size
 from middleware.sheet.peer_live import MAX_LIVE_BYTES, read_bag, read_live
 from middleware.sheet.rules_view import RulesetLike
-from middleware.state import Character, normalize_name
+from middleware.state import Character
 
 MAX_NAME = 100
 MAX_PARTY = 64

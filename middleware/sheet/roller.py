@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from middleware.state import Character, GameState, normalize_name
+from middleware.names import normalize_name
+from middleware.state import Character, GameState
 
 
 @dataclass(frozen=True, slots=True)

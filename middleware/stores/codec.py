@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
-
 from middleware.errors import StoreError
 from middleware.stores.base import GameRow
 
@@ -30,13 +28,6 @@ class Encoded:
     """
 
     text: str
-
-
-def model_json(model: BaseModel, *, exclude_none: bool = False) -> str:
-    """``model.model_dump_json(exclude_none=...)``, the same text, asked of pydantic's serializer
-    directly: the method passes fifteen options through Python on every call, and the engine
-    writes a record per tag and a state per reply."""
-    return model.__pydantic_serializer__.to_json(model, exclude_none=exclude_none).decode()
 
 
 def encode_json(value: Any, what: str) -> str:

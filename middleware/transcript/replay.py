@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from middleware.character.summary import state_summary
 from middleware.dice import derive_seed
+from middleware.engine import Engine, Processed
 from middleware.errors import ExpectationError, GMError, RulesetError, TranscriptError
-from middleware.pipeline import Engine, Processed
 from middleware.rules.layers import layer_problem
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.party import read_party
-from middleware.summary import state_summary
 from middleware.transcript.expect import mismatches, text_diff
 from middleware.transcript.lines import (
     EditLine,

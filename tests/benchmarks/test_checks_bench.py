@@ -22,10 +22,10 @@ from middleware.dice import Dice
 from middleware.parse import parse
 from middleware.resolve import Context, Resolution
 from middleware.resolve.checks import resolve_check
-from middleware.resolve.checks.dice_sum import SumCheck, SumDice, roll_sum
-from middleware.resolve.checks.odds_pool import exact_pool_odds
+from middleware.resolve.checks.dice_pool.odds import exact_pool_odds
+from middleware.resolve.checks.dice_pool.rules import PoolCheck, pool_verdict, roll_pool
+from middleware.resolve.checks.dice_sum.dice import SumCheck, SumDice, roll_sum
 from middleware.resolve.checks.outcome import judge, outcomes_from
-from middleware.resolve.checks.pool_rules import PoolCheck, pool_verdict, roll_pool
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from middleware.dice import Dice
+from middleware.engine import Engine
 from middleware.parse import parse
-from middleware.pipeline import Engine
-from middleware.reply import resolve_reply
+from middleware.pipeline import resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.inventory import resolve_inventory
 from middleware.rules.registry import load_bundled

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from middleware.dice import Dice
-from middleware.reply import resolve_reply
+from middleware.pipeline import resolve_reply
 from middleware.resolve import Context
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import load_bundled

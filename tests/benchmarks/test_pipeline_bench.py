@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from lark import Lark
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.rules.load import load_ruleset
 from middleware.state import Character, Sheet
 from middleware.stores.memory import MemoryStore

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from middleware.display import for_people
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.stores import open_store
 from tests.conftest import compat_path
 from tests.proxy.conftest import CHECK, chat_for, free_socket

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.stores import open_store
 from middleware.transcript import prepare, replay
 

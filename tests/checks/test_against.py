@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from middleware.character.check import CheckSheet
 from middleware.dice import Dice
 from middleware.resolve import Context
 from middleware.resolve.checks import resolve_check
-from middleware.resolve.checks.against import (
+from middleware.resolve.checks.outcome import outcomes_from
+from middleware.resolve.checks.record import Ask, CheckRecord
+from middleware.resolve.checks.roll_against.resolve import (
     Aim,
     against_check,
     pick_aim,
@@ -17,21 +20,18 @@ from middleware.resolve.checks.against import (
     sheet_number,
     target_of,
 )
-from middleware.resolve.checks.against_roll import (
+from middleware.resolve.checks.roll_against.roll import (
     AgainstCheck,
     AgainstRules,
     CriticalRule,
     throw_against,
     verdict,
 )
-from middleware.resolve.checks.outcome import outcomes_from
-from middleware.resolve.checks.record import Ask, CheckRecord
 from middleware.rules.common import AgainstRung
-from middleware.rules.kinds.against import RollAgainst
+from middleware.rules.kinds.roll_against import RollAgainst
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
-from middleware.sheet.check import CheckSheet
 from middleware.state import Character, GameState, Sheet
 from tests.rules.kind_examples import CTHULHU, ruleset_with
 

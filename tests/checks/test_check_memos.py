@@ -5,6 +5,7 @@ depend on (SHEET-EVAL-01, SHEET-CHK-03, CHK-SUM, CHK-COMMON-08/11, ITM-CHECK-15)
 from __future__ import annotations
 
 from middleware.cache import IdentityCache
+from middleware.character.check import CheckSheet, assemble_check
 from middleware.dice import Dice
 from middleware.resolve import Context
 from middleware.resolve.checks import read_ask, resolve_check
@@ -14,7 +15,6 @@ from middleware.rules.layers import ladder_of
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
-from middleware.sheet.check import CheckSheet, assemble_check
 from middleware.sheet.effects import Modifier
 from middleware.sheet.roller import find_roller
 from middleware.state import GameState
@@ -101,9 +101,9 @@ def test_the_ladder_is_the_resolutions_own_until_a_layer_brings_one() -> None:
     ruleset = ember()
     bare, other = GameState(ruleset=ruleset.id), GameState(ruleset=ruleset.id, party=(JUNO,))
     winter = GameState(ruleset=ruleset.id, layers=("hard_winter",))
-    assert ladder_of(ruleset, bare) is ladder_of(ruleset, other)
-    assert [6, 8, 10, 12] == [rung.dc for rung in ladder_of(ruleset, bare)]
-    assert [7, 9, 11, 13] == [rung.dc for rung in ladder_of(ruleset, winter)]
+    assert ladder_of(ruleset, bare.layers) is ladder_of(ruleset, other.layers)
+    assert [6, 8, 10, 12] == [rung.dc for rung in ladder_of(ruleset, bare.layers)]
+    assert [7, 9, 11, 13] == [rung.dc for rung in ladder_of(ruleset, winter.layers)]
 
 
 def test_a_dc_is_read_in_any_digits_and_held_to_the_range() -> None:

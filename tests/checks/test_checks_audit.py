@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from middleware.dice import Dice
-from middleware.reply import resolve_reply
+from middleware.pipeline import resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.checks import resolve_check
 from middleware.resolve.checks.record import CheckRecord

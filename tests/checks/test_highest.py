@@ -12,10 +12,10 @@ import copy
 from typing import Any
 
 from middleware.dice import Dice
-from middleware.reply import resolve_reply
+from middleware.pipeline import resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.checks import resolve_check
-from middleware.resolve.checks.highest_roll import HighestCheck, roll_highest
+from middleware.resolve.checks.dice_highest.roll import HighestCheck, roll_highest
 from middleware.resolve.checks.record import CheckRecord
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset

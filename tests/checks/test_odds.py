@@ -14,8 +14,8 @@ from fractions import Fraction
 import pytest
 
 from middleware.dice import Dice
-from middleware.resolve.checks.dice_sum import EffectDice, SumCheck, SumDice, roll_sum
-from middleware.resolve.checks.odds import check_odds, total_distribution
+from middleware.resolve.checks.dice_sum.dice import EffectDice, SumCheck, SumDice, roll_sum
+from middleware.resolve.checks.dice_sum.odds import check_odds, total_distribution
 from middleware.resolve.checks.outcome import outcomes_from
 
 D20 = SumDice(count=1, sides=20)

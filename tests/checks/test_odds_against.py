@@ -9,15 +9,15 @@ from fractions import Fraction
 import pytest
 
 from middleware.dice import Dice
-from middleware.resolve.checks.against import against_check
-from middleware.resolve.checks.against_roll import AgainstCheck, AgainstRules, throw_against
-from middleware.resolve.checks.odds_against import (
+from middleware.resolve.checks.roll_against.odds import (
     against_odds,
     roll_distribution,
     sum_distribution,
     tens_distribution,
 )
-from middleware.rules.kinds.against import RollAgainst
+from middleware.resolve.checks.roll_against.resolve import against_check
+from middleware.resolve.checks.roll_against.roll import AgainstCheck, AgainstRules, throw_against
+from middleware.rules.kinds.roll_against import RollAgainst
 from tests.checks.test_against import GURPS
 from tests.checks.test_odds import THROWS, chi_square, critical_value
 from tests.rules.kind_examples import CTHULHU

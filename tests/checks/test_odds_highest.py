@@ -15,12 +15,12 @@ from itertools import product
 import pytest
 
 from middleware.dice import Dice
-from middleware.resolve.checks.highest_roll import HighestCheck, HighestRoll, roll_highest
-from middleware.resolve.checks.odds_highest import (
+from middleware.resolve.checks.dice_highest.odds import (
     highest_odds,
     read_distribution,
     total_distribution,
 )
+from middleware.resolve.checks.dice_highest.roll import HighestCheck, HighestRoll, roll_highest
 from middleware.resolve.checks.outcome import outcomes_from
 from tests.checks.test_odds import chi_square, critical_value
 from tests.rules.kind_examples import BLADES

@@ -13,10 +13,11 @@ from fractions import Fraction
 
 import pytest
 
-import middleware.resolve.checks.pool_dice as pool_dice
-import middleware.resolve.checks.pool_rules as pool_rules
+import middleware.resolve.checks.dice_pool.dice as pool_dice
+import middleware.resolve.checks.dice_pool.rules as pool_rules
 from middleware.dice import Dice
-from middleware.resolve.checks.odds_pool import (
+from middleware.resolve.checks.dice_pool.dice import faces_of
+from middleware.resolve.checks.dice_pool.odds import (
     critical_chances,
     exact_net_distribution,
     fast_counts,
@@ -24,9 +25,8 @@ from middleware.resolve.checks.odds_pool import (
     net_distribution,
     pool_odds,
 )
+from middleware.resolve.checks.dice_pool.rules import PoolCheck, Reroll, roll_pool
 from middleware.resolve.checks.outcome import outcomes_from
-from middleware.resolve.checks.pool_dice import faces_of
-from middleware.resolve.checks.pool_rules import PoolCheck, Reroll, roll_pool
 from tests.checks.test_odds import chi_square, critical_value
 
 D10 = {"sides": 10, "target": 7}

@@ -8,11 +8,11 @@ from fractions import Fraction
 import pytest
 
 from middleware.dice import Dice
-from middleware.resolve.checks.odds_symbol import die_distribution, net_distribution, pool_odds
 from middleware.resolve.checks.outcome import outcomes_from
-from middleware.resolve.checks.symbol import throw_pool
-from middleware.resolve.checks.symbol_roll import Side, SymbolRules, symbol_rules_from
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.resolve.checks.symbol_pool.odds import die_distribution, net_distribution, pool_odds
+from middleware.resolve.checks.symbol_pool.resolve import throw_pool
+from middleware.resolve.checks.symbol_pool.roll import Side, SymbolRules, symbol_rules_from
+from middleware.rules.kinds.symbol_pool import SymbolPool
 from middleware.rules.load import load_ruleset
 from tests.checks.test_odds import chi_square, critical_value
 from tests.rules.kind_examples import GENESYS, ruleset_with

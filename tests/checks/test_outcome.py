@@ -4,7 +4,7 @@ the kind-independent reading the next kinds reuse (CHK-OUT-11/12)."""
 from __future__ import annotations
 
 from middleware.dice import Dice
-from middleware.resolve.checks.dice_sum import SumCheck, SumDice, roll_sum
+from middleware.resolve.checks.dice_sum.dice import SumCheck, SumDice, roll_sum
 from middleware.resolve.checks.outcome import Outcomes, Tier, Verdict, judge, outcomes_from
 from middleware.resolve.checks.record import CheckRecord
 

@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
+from middleware.character.check import assemble_check, view_for
 from middleware.dice import Dice
 from middleware.resolve import Context
 from middleware.resolve.checks import read_ask, resolve_check
 from middleware.resolve.checks.overrides import effective_resolution
 from middleware.resolve.checks.record import CheckRecord
-from middleware.rules.kinds.sum import DiceSum
+from middleware.rules.kinds.dice_sum import DiceSum
 from middleware.rules.load import load_ruleset, validate_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
-from middleware.sheet.check import assemble_check, view_for
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState, Sheet
 from tests.checks.pool_helpers import WARDEN, member, resolve

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from middleware.dice import Dice
-from middleware.resolve.checks.outcome import Outcomes, Tier
-from middleware.resolve.checks.pool_rules import (
+from middleware.resolve.checks.dice_pool.rules import (
     MAX_REROLLS,
     PoolCheck,
     PoolRoll,
@@ -15,6 +14,7 @@ from middleware.resolve.checks.pool_rules import (
     pool_verdict,
     roll_pool,
 )
+from middleware.resolve.checks.outcome import Outcomes, Tier
 from middleware.rules.load import load_ruleset
 from tests.checks.pool_helpers import WARDEN, attrs_of, bram, gravewatch, member, resolve
 from tests.conftest import compat_json

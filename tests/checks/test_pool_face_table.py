@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from middleware.dice import Dice
-from middleware.resolve.checks.pool_rules import (
+from middleware.resolve.checks.dice_pool.rules import (
     PoolCheck,
     count_faces,
     die_successes,

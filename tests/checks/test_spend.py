@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from middleware.dice import Dice
-from middleware.reply import resolve_reply
+from middleware.pipeline import resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.checks.record import CheckRecord
 from middleware.state import Character, GameState

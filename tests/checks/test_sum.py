@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from middleware.dice import Dice
 from middleware.resolve.checks import Ask, pick_difficulty
-from middleware.resolve.checks.dice_sum import (
+from middleware.resolve.checks.dice_sum.dice import (
     EffectDice,
     SumCheck,
     SumDice,

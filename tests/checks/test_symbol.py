@@ -9,13 +9,13 @@ from typing import Any
 from middleware.dice import Dice
 from middleware.resolve import Context
 from middleware.resolve.checks import resolve_check
-from middleware.resolve.checks.odds_symbol import pool_odds
 from middleware.resolve.checks.outcome import outcomes_from
 from middleware.resolve.checks.record import CheckRecord
-from middleware.resolve.checks.symbol import decode_details
-from middleware.resolve.checks.symbol_pool import SymbolAsk, build_pool
-from middleware.resolve.checks.symbol_roll import read_symbols, symbol_rules_from
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.resolve.checks.symbol_pool.odds import pool_odds
+from middleware.resolve.checks.symbol_pool.pool import SymbolAsk, build_pool
+from middleware.resolve.checks.symbol_pool.resolve import decode_details
+from middleware.resolve.checks.symbol_pool.roll import read_symbols, symbol_rules_from
+from middleware.rules.kinds.symbol_pool import SymbolPool
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from middleware.dice import Dice
-from middleware.resolve.checks.symbol_roll import MAX_NAMED_DICE, roll_symbols
+from middleware.resolve.checks.symbol_pool.roll import MAX_NAMED_DICE, roll_symbols
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from tests.conftest import compat_path

@@ -10,8 +10,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from middleware import cli
 from middleware.cli import app
+from middleware.cli import replay as replay_command
 from tests.conftest import ROOT, compat_json, compat_path
 
 runner = CliRunner()
@@ -107,7 +107,7 @@ def test_a_long_replay_shows_a_progress_bar_and_keeps_stdout_clean(
     long = tmp_path / "long.jsonl"
     long.write_text("\n".join(transcript_lines(150)))
     screen = io.StringIO()
-    monkeypatch.setattr(cli, "err", Console(file=screen, force_terminal=True, width=80))
+    monkeypatch.setattr(replay_command, "err", Console(file=screen, force_terminal=True, width=80))
     result = runner.invoke(app, ["replay", str(long), "--json"])
     assert 0 == result.exit_code, result.output
     assert 150 == len([json.loads(line) for line in result.stdout.splitlines()])

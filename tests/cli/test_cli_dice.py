@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 
 from middleware.cli import app
 from middleware.dice import Dice
-from middleware.odds import check_chance
 from middleware.parse import parse
 from middleware.resolve import Context
 from middleware.resolve.checks import KINDS, resolve_check
+from middleware.resolve.checks.chance import check_chance
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import load_bundled
 from middleware.segments import Tag

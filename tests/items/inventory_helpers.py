@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from middleware.dice import Dice
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules.load import load_ruleset

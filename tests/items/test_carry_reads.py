@@ -27,7 +27,7 @@ def test_capacity_reads_the_sheet_without_reading_the_bag(ember: Ruleset,
     def no_items(*_: Any, **__: Any) -> Any:
         raise AssertionError("capacity read the bag")
 
-    monkeypatch.setattr("middleware.sheet.check.held_items", no_items)
+    monkeypatch.setattr("middleware.character.check.held_items", no_items)
     assert Capacity(7.0, 12.0) == capacity(ember, Character.model_validate(JUNO))
 
 

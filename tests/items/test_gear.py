@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import pytest
 
+from middleware.character.gear import gear_event, kits_for, take_kit
+from middleware.character.summary import bag_counts
 from middleware.errors import GameError
-from middleware.items.gear import gear_event, kits_for, take_kit
 from middleware.items.index import item_index
 from middleware.rules.registry import load_bundled
 from middleware.state import Build, Character, GameState, Sheet, Stack
-from middleware.summary import bag_counts
 
 RULES = load_bundled("hearth-and-haul")
 

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from middleware.cli import app
+from middleware.engine import Engine
 from middleware.errors import GameError, TranscriptError
-from middleware.pipeline import Engine
 from middleware.rules.registry import load_bundled
 from middleware.state import Build, Character, Sheet
 from middleware.stores.memory import MemoryStore

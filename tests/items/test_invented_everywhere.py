@@ -14,12 +14,13 @@ from typing import Any
 
 from typer.testing import CliRunner
 
+from middleware.character.check import view_for
+from middleware.character.summary import state_summary
 from middleware.cli import app
 from middleware.dice import Dice
 from middleware.items.index import item_index
-from middleware.items.invented import InventedItem
 from middleware.items.lookup import items_in
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.checks import resolve_check
 from middleware.resolve.checks.record import CheckRecord
@@ -27,9 +28,7 @@ from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.refs import ValueRef
 from middleware.segments import Tag
-from middleware.sheet.check import view_for
-from middleware.state import Character, GameState
-from middleware.summary import state_summary
+from middleware.state import Character, GameState, InventedItem
 from tests.conftest import compat_path
 from tests.items.inventory_helpers import bram, changed, ember, gravewatch
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.state import GameState, Stack
 from middleware.stores.memory import MemoryStore
 from tests.items.inventory_helpers import (

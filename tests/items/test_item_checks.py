@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from middleware.character.check import view_for
 from middleware.dice import Dice
 from middleware.resolve import Context
 from middleware.resolve.checks import resolve_check
@@ -17,7 +18,6 @@ from middleware.resolve.checks.record import CheckRecord
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
-from middleware.sheet.check import view_for
 from middleware.state import Character, GameState
 from tests.conftest import compat_json
 from tests.sheet.sheet_helpers import BRAM, JUNO

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 
-from middleware.items.invented import InventedItem
+from middleware.character.check import view_for
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.load import load_ruleset, validate_ruleset
 from middleware.rules.refs import ValueRef
-from middleware.sheet.check import view_for
-from middleware.state import Character, GameState
+from middleware.state import Character, GameState, InventedItem
 from tests.conftest import compat_json
 from tests.sheet.sheet_helpers import JUNO
 

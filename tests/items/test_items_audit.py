@@ -14,17 +14,19 @@ from typing import Any
 
 import pytest
 
+from middleware.character.bag_lines import bag_status, bag_status_lines
+from middleware.character.check import view_for
+from middleware.character.gear import take_kit
 from middleware.dice import Dice
+from middleware.engine import Engine
 from middleware.items import item_index
 from middleware.items.carry import load
 from middleware.items.describe import gm_item_line
 from middleware.items.describe_attack import attack_text, off_hand_budget
-from middleware.items.gear import take_kit
-from middleware.items.gm_bag import bag_status, bag_status_lines
 from middleware.items.propose import propose
 from middleware.items.words import words_of
-from middleware.pipeline import Engine
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.names import normalize_name
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.inventory.record import InventoryRecord
@@ -32,8 +34,7 @@ from middleware.rules.load import load_ruleset, validate_ruleset
 from middleware.rules.refs import ValueRef
 from middleware.rules.registry import BUNDLED
 from middleware.rules.ruleset import Ruleset
-from middleware.sheet.check import view_for
-from middleware.state import Character, GameState, Place, Stack, normalize_name
+from middleware.state import Character, GameState, Place, Stack
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_json
 from tests.sheet.sheet_helpers import BRAM, JUNO

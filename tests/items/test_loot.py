@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from middleware.dice import Dice
+from middleware.engine import Engine
 from middleware.items.loot import Drop, draw, draw_table, find_table, loot_instructions
-from middleware.pipeline import Engine
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json
 from middleware.resolve.loot import LootRecord

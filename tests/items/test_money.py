@@ -14,7 +14,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from middleware.character.summary import label_of
 from middleware.dice import Dice
+from middleware.engine import Engine
 from middleware.items import item_index
 from middleware.items.bag import Goods
 from middleware.items.carry import load, piece_weight
@@ -31,14 +33,12 @@ from middleware.items.money import (
     purse_lines,
     read_amount,
 )
-from middleware.pipeline import Engine
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules import Ruleset, load_ruleset
 from middleware.state import Character, GameState, Stack
 from middleware.stores.memory import MemoryStore
-from middleware.summary import label_of
 from tests.conftest import compat_json, compat_path
 
 

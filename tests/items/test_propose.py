@@ -13,14 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from middleware.items.invented import InventedItem
 from middleware.items.lookup import find_item, forget_unheld, remember
 from middleware.items.propose import Proposal, describes_item, propose, propose_instructions
 from middleware.rules.combat import Modifier
 from middleware.rules.item_entry import AbilityChange, Binds, ItemEffect
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
-from middleware.state import Character, GameState, Stack
+from middleware.state import Character, GameState, InventedItem, Stack
 from tests.conftest import compat_json
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.rules.load import load_ruleset
 from middleware.state import Character
 from middleware.stores.memory import MemoryStore

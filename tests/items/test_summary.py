@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from middleware.items.invented import InventedItem
+from middleware.character.summary import state_summary
 from middleware.rules.catalogs import CatalogEntry
 from middleware.rules.registry import load_bundled
-from middleware.state import Character, GameState, Stack
-from middleware.summary import state_summary
+from middleware.state import Character, GameState, InventedItem, Stack
 
 RULES = load_bundled("hearth-and-haul")
 EMBER_CHARM = InventedItem(ref="invented/ember-charm", entry=CatalogEntry.model_validate(

@@ -12,8 +12,8 @@ from functools import cache
 from typing import Any
 
 from middleware.dice import Dice
+from middleware.engine import Engine
 from middleware.items import charges
-from middleware.pipeline import Engine
 from middleware.resolve import Context
 from middleware.resolve.inventory import resolve_inventory
 from middleware.resolve.inventory.record import InventoryRecord

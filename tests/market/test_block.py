@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from middleware.market.block import market_block
-from middleware.market.offers import offers
-from middleware.market.stock import todays_stock
-from middleware.reply import resolve_reply
+from middleware.pipeline import resolve_reply
+from middleware.resolve.market.block import market_block
+from middleware.resolve.market.offers import offers
+from middleware.resolve.market.stock import todays_stock
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState, MarketDay

@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from middleware.dice import Dice
-from middleware.market.stock import todays_stock
-from middleware.pipeline import Engine
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.engine import Engine
+from middleware.names import normalize_name
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.inventory.record import InventoryRecord
+from middleware.resolve.market.stock import todays_stock
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import (
@@ -30,7 +31,6 @@ from middleware.state import (
     Place,
     Sheet,
     Stack,
-    normalize_name,
 )
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_json, compat_path

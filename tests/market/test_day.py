@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from middleware.dice import Dice, derive_seed
-from middleware.market.day import arrive, next_place, today, with_today
-from middleware.market.stock import Stock, Ware, draw_stock, limit_of, todays_stock
-from middleware.pipeline import Engine
-from middleware.reply import resolve_reply
+from middleware.engine import Engine
+from middleware.pipeline import resolve_reply
 from middleware.resolve import dispatch
+from middleware.resolve.market.day import arrive, next_place, today, with_today
+from middleware.resolve.market.stock import Stock, Ware, draw_stock, limit_of, todays_stock
 from middleware.rules.item_entry import Item
 from middleware.rules.load import load_ruleset
 from middleware.state import GameState, MarketDay, Place

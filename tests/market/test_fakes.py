@@ -8,19 +8,19 @@ from typing import Any
 
 import pytest
 
+from middleware.character.summary import state_summary
 from middleware.errors import RulesetError
 from middleware.items.bag import Goods
 from middleware.items.effects import held_items
-from middleware.market.block import market_block
-from middleware.market.fakes import badges, fake_for, gm_note, honest_sale
-from middleware.market.notice import notice_before_buy
-from middleware.market.offers import offers
-from middleware.market.stock import Ware, todays_stock
-from middleware.market.tells import About, best, tries
+from middleware.resolve.inventory.fakes.goods import badges, fake_for, gm_note, honest_sale
+from middleware.resolve.inventory.fakes.notice import notice_before_buy
+from middleware.resolve.inventory.fakes.tells import About, best, tries
+from middleware.resolve.market.block import market_block
+from middleware.resolve.market.offers import offers
+from middleware.resolve.market.stock import Ware, todays_stock
 from middleware.rules.items_money import Seller, Tell
 from middleware.rules.load import load_ruleset
 from middleware.state import MarketDay, Stack
-from middleware.summary import state_summary
 from tests.market.fake_helpers import (
     CLUMSY,
     DEVOURING,

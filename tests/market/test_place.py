@@ -7,15 +7,15 @@ from typing import Any
 
 import pytest
 
-from middleware.market.day import pricing_place
-from middleware.pipeline import Engine
-from middleware.reply import resolve_reply
+from middleware.character.summary import state_summary
+from middleware.engine import Engine
+from middleware.pipeline import resolve_reply
 from middleware.resolve import dispatch
+from middleware.resolve.market.day import pricing_place
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, Place, Stack
 from middleware.stores.memory import MemoryStore
-from middleware.summary import state_summary
 from tests.conftest import compat_path
 from tests.market.day_helpers import context, gravewatch, probe, start
 

@@ -10,9 +10,9 @@ from functools import cache
 import pytest
 
 from middleware.items.index import Coin, item_index
-from middleware.market.index import market_index
-from middleware.market.prices import buy_back, half_up, in_coins, price, scaled, stated_in
-from middleware.market.sellers import smallest_place, unsold
+from middleware.resolve.market.index import market_index
+from middleware.resolve.market.prices import buy_back, half_up, in_coins, price, scaled, stated_in
+from middleware.resolve.market.sellers import smallest_place, unsold
 from middleware.rules.items_money import Currency
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset

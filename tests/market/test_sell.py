@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 
 from middleware.dice import Dice
-from middleware.reply import ResolvedReply, resolve_reply
+from middleware.names import normalize_name
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.resolve import Context
 from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
-from middleware.state import Character, GameState, Place, Stack, normalize_name
+from middleware.state import Character, GameState, Place, Stack
 from tests.conftest import compat_path
 from tests.market.day_helpers import market_day_data
 

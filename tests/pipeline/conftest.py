@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.resolve import Context, Resolution
 from middleware.rules.load import load_ruleset
 from middleware.segments import Tag

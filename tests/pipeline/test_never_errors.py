@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from middleware.dice import Dice
-from middleware.reply import resolve_reply
+from middleware.pipeline import resolve_reply
 from middleware.resolve import Context
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled

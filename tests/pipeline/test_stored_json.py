@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.records import clean_value, clean_values
 from middleware.resolve.dispatch import record_from_json
 from middleware.rules.load import load_ruleset

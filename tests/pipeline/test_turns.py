@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from structlog.testing import capture_logs
 
+from middleware.engine import Engine
 from middleware.errors import GameError
-from middleware.pipeline import Engine
 from middleware.resolve import dispatch
 from tests.pipeline.conftest import pebbles, pocket_resolver
 

@@ -16,13 +16,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from middleware import logs
-from middleware.pipeline import Engine
-from middleware.records import IgnoredRecord, Record, clean_value
+from middleware.engine import Engine
+from middleware.records import IgnoredRecord, Record, clean_value, model_json
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.dispatch import records_json
 from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rewrite import render_tag
-from middleware.stores.codec import model_json
 from middleware.stores.memory import MemoryStore
 
 CHECK = '[skill_check: skill="Scrap" dc="8"]'

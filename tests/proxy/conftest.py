@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.proxy import GameConfig, HttpUpstream, create_app
 from middleware.proxy.chat import Message, chat_id
 from middleware.rules.load import load_ruleset

@@ -22,8 +22,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from middleware.cli_serve import proxy_app
-from middleware.pipeline import Engine
+from middleware.cli.serve import proxy_app
+from middleware.engine import Engine
 from middleware.proxy import GameConfig, ServeOptions
 from tests.proxy.conftest import TIMEOUT, ember, pieces, serving
 

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from middleware.display import card_line, for_people
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.proxy import ServeOptions
 from middleware.rules.registry import load_bundled
 from middleware.sheet.party import read_party

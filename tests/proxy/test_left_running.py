@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.proxy import ServeOptions
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_path

@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from middleware.cli import app
-from middleware.cli_serve import game_config
+from middleware.cli.serve import game_config
 from tests.conftest import compat_path
 
 runner = CliRunner()

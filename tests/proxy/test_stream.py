@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from middleware.pipeline import Engine
+from middleware.engine import Engine
 from middleware.proxy.stream import MAX_STREAMED_TAGS, ReplyStream, priced_at_end
 from middleware.rules.registry import load_bundled
 from middleware.sheet.party import read_party

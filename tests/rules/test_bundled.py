@@ -13,11 +13,11 @@ import json
 
 import pytest
 
-from middleware.rules.kinds.against import RollAgainst
-from middleware.rules.kinds.highest import DiceHighest
-from middleware.rules.kinds.pool import DicePool
-from middleware.rules.kinds.sum import DiceSum
-from middleware.rules.kinds.symbol import SymbolPool
+from middleware.rules.kinds.dice_highest import DiceHighest
+from middleware.rules.kinds.dice_pool import DicePool
+from middleware.rules.kinds.dice_sum import DiceSum
+from middleware.rules.kinds.roll_against import RollAgainst
+from middleware.rules.kinds.symbol_pool import SymbolPool
 from middleware.rules.load import validate_ruleset
 from middleware.rules.registry import BUNDLED, bundled_ids, load_bundled
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from middleware.engine import Engine
 from middleware.errors import GameError, TranscriptError
-from middleware.pipeline import Engine
 from middleware.rules.layers import Removed, ladder_of, removed
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
@@ -94,8 +94,8 @@ def test_hard_winter_ladder_replaces_the_dice_sum_ladder() -> None:
     """CHK-COMMON-08: the layer's ladder is read in the kind's own rung shape."""
     rules = ruleset("ember-roads.json")
     state = GameState(ruleset=rules.id, layers=("hard_winter",))
-    assert [7, 9, 11, 13] == [r.dc for r in ladder_of(rules, state)]
-    assert rules.resolution.difficulty_ladder == ladder_of(rules, GameState(ruleset=rules.id))
+    assert [7, 9, 11, 13] == [r.dc for r in ladder_of(rules, state.layers)]
+    assert rules.resolution.difficulty_ladder == ladder_of(rules, GameState(ruleset=rules.id).layers)
 
 
 @pytest.mark.parametrize(("layers", "message"), [
@@ -137,8 +137,8 @@ def test_a_layer_takes_an_enum_value_out_of_a_field_while_it_is_on() -> None:
     """SHEET-FLD-06: 5e's low_magic removes ``int`` from ``spellcasting_ability``: a wizard's
     stored value is kept but reads as the field's default (``none``) while the layer is on, so the
     spell save DC loses the Intelligence modifier; without the layer it is 8 + 2 + 3."""
+    from middleware.character.check import view_for
     from middleware.rules.load import load_ruleset
-    from middleware.sheet.check import view_for
     from middleware.state import Character, GameState, Sheet
     from tests.conftest import compat_path
 

@@ -14,8 +14,8 @@ import pytest
 from middleware.errors import Problem, RulesetError
 from middleware.rules import Ruleset, load_ruleset, ruleset_json_schema, validate_ruleset
 from middleware.rules.common import FloorHalfMinusTen, PoolRung, StepTableModifier
-from middleware.rules.kinds.pool import DicePool
-from middleware.rules.kinds.sum import DiceSum
+from middleware.rules.kinds.dice_pool import DicePool
+from middleware.rules.kinds.dice_sum import DiceSum
 from middleware.rules.registry import bundled_ids, load_bundled
 from tests.conftest import compat_json, compat_path
 

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from middleware.character.check import CheckSheet, assemble_check, view_for
 from middleware.rules.load import load_ruleset
 from middleware.rules.refs import ValueRef
 from middleware.rules.ruleset import Ruleset
-from middleware.sheet.check import CheckSheet, assemble_check, view_for
 from middleware.sheet.evaluate import SheetView
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState

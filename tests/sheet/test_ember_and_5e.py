@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from middleware.sheet.check import assemble_check, view_for
+from middleware.character.check import assemble_check, view_for
+from middleware.character.summary import pools_summary
 from middleware.sheet.evaluate import SheetView, blank_build
 from middleware.sheet.names import match_check
 from middleware.sheet.roller import find_roller
 from middleware.sheet.rules_view import sheet_rules
-from middleware.sheet.summary import pools_summary
 from tests.sheet.sheet_helpers import JUNO, raw, ruleset, state_of
 
 EMBER = ruleset("ember")

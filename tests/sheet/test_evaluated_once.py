@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from middleware.character.check import view_for
 from middleware.dice import Dice
 from middleware.resolve import Context
 from middleware.resolve.checks import resolve_check
@@ -13,7 +14,6 @@ from middleware.resolve.checks.record import CheckRecord
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
-from middleware.sheet.check import view_for
 from middleware.state import Build, Character, GameState, Sheet
 from tests.conftest import compat_json, compat_path
 

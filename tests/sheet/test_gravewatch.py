@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from middleware.sheet.check import assemble_check, pool_value, spend_pool, view_for
+from middleware.character.check import assemble_check, pool_value, spend_pool, view_for
 from middleware.sheet.effects import Modifier
 from middleware.sheet.roller import find_roller
 from tests.sheet.sheet_helpers import BRAM, ruleset, state_of

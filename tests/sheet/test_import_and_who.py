@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from middleware.rules.checks_sheet import check_sheet
+from middleware.rules.audit.sheet import check_sheet
 from middleware.rules.sheet import SheetBlock
 from middleware.sheet.roller import find_roller
 from tests.sheet.sheet_helpers import BRAM, raw, ruleset, state_of

@@ -14,9 +14,9 @@ import pytest
 from structlog.testing import capture_logs
 
 import middleware
+from middleware.character.check import view_for
 from middleware.errors import TranscriptError
 from middleware.rules import Ruleset, load_ruleset
-from middleware.sheet.check import view_for
 from middleware.sheet.evaluate import SheetView
 from middleware.sheet.party import read_party
 from middleware.sheet.peer import PeerCharacter, read_peer_character, read_peer_party

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
+from middleware.character.check import view_for
+from middleware.character.events import apply_event, rest_event
+from middleware.character.rest import Rested, find_rest, take_rest
 from middleware.dice import Dice
+from middleware.engine import Engine
 from middleware.errors import GameError
-from middleware.events import apply_event, rest_event
-from middleware.pipeline import Engine
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
-from middleware.sheet.check import view_for
-from middleware.sheet.rest import Rested, find_rest, take_rest
 from middleware.state import Character, GameState, Live, PoolValue, Wounds
 from middleware.stores.memory import MemoryStore
 from middleware.transcript import prepare, replay

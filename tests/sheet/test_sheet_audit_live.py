@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import pytest
 
+from middleware.character.check import assemble_check
 from middleware.resolve.checks.charms import Entry, find_entry
-from middleware.sheet.check import assemble_check
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState
 from tests.checks.pool_helpers import attrs_of, resolve

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from middleware.engine import Engine
 from middleware.errors import TranscriptError
-from middleware.pipeline import Engine
 from middleware.rules.load import validate_ruleset
 from middleware.rules.sheet import SheetBlock
 from middleware.sheet.evaluate import blank_build

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from middleware.engine import Engine
 from middleware.errors import GameError, StoreError
-from middleware.pipeline import Engine
 from middleware.rules.load import load_ruleset
 from middleware.stores.base import CandidateRow
 from middleware.stores.postgres import PostgresStore

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from middleware.engine import Engine
 from middleware.errors import ExpectationError
-from middleware.pipeline import Engine
 from middleware.rules.registry import bundled_ids
 from middleware.stores.base import Store
 from middleware.stores.memory import MemoryStore

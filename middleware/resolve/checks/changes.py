@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from middleware.cache import IdentityCache
+from middleware.character.check import CheckSheet
 from middleware.resolve.checks.record import CheckRecord
-from middleware.sheet.check import CheckSheet
 from middleware.sheet.effects import Modifier
 
 THROWS_EFFECT_DICE = frozenset({"dice-sum"})

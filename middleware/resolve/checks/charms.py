@@ -14,12 +14,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from middleware.character.check import current, spend_pool, view_for
+from middleware.names import normalize_name
+from middleware.resolve.checks.dice_pool.rules import Reroll
 from middleware.resolve.checks.kind import Roll
-from middleware.resolve.checks.pool_rules import Reroll
 from middleware.resolve.checks.spend import Bought, Offer
-from middleware.sheet.check import current, spend_pool, view_for
 from middleware.sheet.rules_view import RulesetLike, as_json
-from middleware.state import Character, normalize_name
+from middleware.state import Character
 
 MAX_PURCHASES = 20
 """Our cap on how many times one check buys a scaling entry (SPEC §8: hostile input)."""

@@ -6,7 +6,7 @@ the record and the state after the check. Most kinds change nothing and answer
 ``roll.unchanged(record)``; a kind that pays a pool (``spend=``, ``use=``) answers
 ``Rolled(record, new_state)`` so the next check in the same reply sees what is left (CHK-SPEND).
 
-Kinds live in their own modules and import ``Roll``/``Rolled``/``Kind`` from here (not from the
+Kinds live in their own folders and import ``Roll``/``Rolled``/``Kind`` from here (not from the
 package ``__init__``, which imports the kinds).
 """
 
@@ -14,15 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from middleware.character.check import CheckSheet
 from middleware.resolve import Context
 from middleware.resolve.checks.record import Ask, CheckRecord
-from middleware.sheet.check import CheckSheet
+from middleware.rules.layers import ladder_of
 from middleware.sheet.roller import Roller
 from middleware.state import GameState
 
-__all__ = ["Kind", "Roll", "Rolled"]
+if TYPE_CHECKING:
+    from middleware.resolve.checks.odds import Odds
+
+__all__ = ["Kind", "OddsOf", "Roll", "Rolled", "game_ladder", "resolution_as"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +56,22 @@ class Rolled(NamedTuple):
 Kind = Callable[[Roll], Rolled]
 """One check kind: ``def my_kind(roll: Roll) -> Rolled``; return ``roll.unchanged(record)`` when
 the check changes no state, else ``Rolled(record, new_state)``."""
+
+
+OddsOf = Callable[[Roll], "Odds | None"]
+"""One kind's odds: ``def my_odds(roll: Roll) -> Odds | None`` (None: too many sums to work out)."""
+
+R = TypeVar("R")
+
+
+def resolution_as(roll: Roll, model: type[R]) -> R:
+    """The ruleset's resolution as the kind's own model (a kind is only asked of its own kind)."""
+    res = roll.ctx.ruleset.resolution
+    if not isinstance(res, model):
+        raise TypeError(f"{model.__name__} asked of a {res.kind} ruleset")
+    return res
+
+
+def game_ladder(roll: Roll) -> tuple[Any, ...]:
+    """The game's difficulty ladder (a layer's replaces the file's while it is on)."""
+    return ladder_of(roll.ctx.ruleset, roll.state.layers)

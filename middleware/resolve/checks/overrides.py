@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import TypeAdapter, ValidationError
 
+from middleware.character.check import CheckSheet, current, view_for
 from middleware.errors import RulesetError
 from middleware.resolve.checks.kind import Kind, Roll, Rolled
 from middleware.resolve.checks.record import Ask, CheckRecord
@@ -29,7 +30,6 @@ from middleware.rules.overrides import merged_resolution
 from middleware.rules.problems import validation_problems
 from middleware.rules.refs import ValueRef
 from middleware.rules.resolution import AnyResolution, ResolutionBlock
-from middleware.sheet.check import CheckSheet, current, view_for
 from middleware.sheet.evaluate import SheetView
 from middleware.sheet.names import normalize_check
 

@@ -13,10 +13,10 @@ import math
 import re
 from dataclasses import dataclass
 
+from middleware.character.check import current, pool_value, spend_pool, view_for
+from middleware.resolve.checks.dice_pool.rules import Reroll
 from middleware.resolve.checks.kind import Roll
-from middleware.resolve.checks.pool_rules import Reroll
 from middleware.rules.common import SpendEntry
-from middleware.sheet.check import current, pool_value, spend_pool, view_for
 from middleware.state import Character, GameState
 
 PER_CHECK_MAX = 100

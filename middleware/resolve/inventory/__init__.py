@@ -22,8 +22,8 @@ from collections.abc import Callable
 from middleware.records import clean_value
 from middleware.resolve import Context, Resolution
 from middleware.resolve.inventory.buy import buy
+from middleware.resolve.inventory.fakes.inspect import after_change, inspect, reveal
 from middleware.resolve.inventory.goods import add, give, remove
-from middleware.resolve.inventory.inspect import after_change, inspect, reveal
 from middleware.resolve.inventory.money import earn, pay
 from middleware.resolve.inventory.read import ITEMLESS_ACTIONS, ItemAsk, Request, read_request
 from middleware.resolve.inventory.record import InventoryRecord, combined, refused

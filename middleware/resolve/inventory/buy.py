@@ -27,21 +27,21 @@ from middleware.items.bag import Bag, Goods, held, put
 from middleware.items.carry import fits, piece_weight
 from middleware.items.lookup import find_item
 from middleware.items.money import Payment, Refusal, pay, purse_line
-from middleware.market.day import today, with_today
-from middleware.market.fakes import fake_for
-from middleware.market.index import Listing, MarketIndex, market_here
-from middleware.market.notice import notice_before_buy
-from middleware.market.prices import Price, price
-from middleware.market.sellers import found_in, serves
-from middleware.market.stock import Ware, todays_stock
 from middleware.records import clean_value
 from middleware.resolve import Context, Resolution
+from middleware.resolve.inventory.fakes.goods import fake_for
+from middleware.resolve.inventory.fakes.notice import notice_before_buy
 from middleware.resolve.inventory.find import Member, holder
 from middleware.resolve.inventory.goods import unknown_character
 from middleware.resolve.inventory.read import ItemAsk
 from middleware.resolve.inventory.record import InventoryRecord, refused
+from middleware.resolve.market.day import today, with_today
+from middleware.resolve.market.index import Listing, MarketIndex, market_here
+from middleware.resolve.market.prices import Price, price
+from middleware.resolve.market.sellers import found_in, serves
+from middleware.resolve.market.stock import Ware, todays_stock
 from middleware.rules.items_money import PriceLevel, Seller
-from middleware.rules.layers import removed_in
+from middleware.rules.layers import removed
 from middleware.state import GameState, Place
 
 
@@ -115,7 +115,7 @@ def read_deal(ask: ItemAsk, state: GameState, ctx: Context) -> Deal | InventoryR
 
 def _layer_hides(listing: Listing, state: GameState, ctx: Context) -> str | None:
     """ITM-MARKET-13: not for sale when a layer of this game hides the item or removed its coin."""
-    gone = removed_in(ctx.ruleset, state)
+    gone = removed(ctx.ruleset, state.layers)
     if listing.found.ref in gone.items:
         return f"{listing.found.label} is not for sale in this game: a layer took it out."
     if listing.coin is not None and listing.coin.unit.id in gone.coins:

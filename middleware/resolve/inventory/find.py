@@ -14,7 +14,8 @@ import functools
 from dataclasses import dataclass
 
 from middleware.items.bag import Bag, Goods, holds, per_stack
-from middleware.items.index import STANDARD_STACK, ItemIndex, RulesetItem, name_key
+from middleware.items.index import STANDARD_STACK, ItemIndex, RulesetItem
+from middleware.names import normalize_name
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState, Stack
 
@@ -71,14 +72,14 @@ def held_goods(index: ItemIndex, bag: Bag, name: str,
     fake = _first(per_stack(bag, "passes-for", _passes_for), known.goods.item) if known else None
     if fake is not None:  # ITM-FAKE-07: a fake answers to the name it passes under
         return named_of(index, Goods.of(bag[fake]), state)
-    key = name_key(name)
+    key = normalize_name(name)
     plain = _first(per_stack(bag, "plain-name", lambda s: _name_key(s.plain or "")), key)
     nick = _first(per_stack(bag, "nickname", lambda s: _name_key(s.nickname or "")), key)
     found = min((at for at in (plain, nick) if at is not None), default=None)
     return named_of(index, Goods.of(bag[found]), state) if found is not None else None
 
 
-_name_key = functools.lru_cache(maxsize=8192)(name_key)
+_name_key = functools.lru_cache(maxsize=8192)(normalize_name)
 """Stack names come back tag after tag: each is worked out once."""
 
 _GENUINE = object()

@@ -31,7 +31,7 @@ from middleware.resolve.inventory.find import Member, holder
 from middleware.resolve.inventory.goods import unknown_character
 from middleware.resolve.inventory.read import ItemAsk
 from middleware.resolve.inventory.record import InventoryRecord, combined, refused
-from middleware.rules.layers import removed_in
+from middleware.rules.layers import removed
 from middleware.state import GameState
 
 
@@ -93,7 +93,7 @@ def ask_amount(ask: ItemAsk, index: ItemIndex) -> Amount | Refusal:
 def _amount(ask: ItemAsk, state: GameState, ctx: Context) -> Amount | Refusal:
     """The tag's amount; a coin a layer of this game removed is no coin here (``unknown-coin``)."""
     amount = ask_amount(ask, item_index(ctx.ruleset))
-    if isinstance(amount, Refusal) or amount.coin.unit.id not in removed_in(ctx.ruleset, state).coins:
+    if isinstance(amount, Refusal) or amount.coin.unit.id not in removed(ctx.ruleset, state.layers).coins:
         return amount
     return Refusal("unknown-coin", f"{amount.coin.unit.label} are not used in this game: a layer "
                    "took them out.")

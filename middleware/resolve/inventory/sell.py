@@ -25,16 +25,16 @@ from middleware.items.carry import bag_weight, fits
 from middleware.items.index import STANDARD_STACK, RulesetItem
 from middleware.items.lookup import find_item
 from middleware.items.money import Coins, coins_text
-from middleware.market.day import size_of, today, with_today
-from middleware.market.fakes import honest_sale
-from middleware.market.index import Listing, MarketIndex, market_here, market_index
-from middleware.market.prices import amount_text, buy_back, in_coins, scaled, stated_in
-from middleware.market.sellers import found_in
 from middleware.resolve import Context, Resolution
+from middleware.resolve.inventory.fakes.goods import honest_sale
 from middleware.resolve.inventory.find import Member, Named, held_goods, holder, named_goods
 from middleware.resolve.inventory.goods import unknown_character
 from middleware.resolve.inventory.read import ItemAsk
 from middleware.resolve.inventory.record import InventoryRecord, refused
+from middleware.resolve.market.day import size_of, today, with_today
+from middleware.resolve.market.index import Listing, MarketIndex, market_here, market_index
+from middleware.resolve.market.prices import amount_text, buy_back, in_coins, scaled, stated_in
+from middleware.resolve.market.sellers import found_in
 from middleware.rules.items_money import Seller
 from middleware.state import GameState, Place
 

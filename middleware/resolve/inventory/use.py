@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from middleware.character.check import assemble_check, view_for
+from middleware.character.rest import heal_wound, set_pool, set_track
 from middleware.items import charges
 from middleware.items.bag import held, positions, with_item
 from middleware.items.describe import use_text
@@ -32,21 +34,19 @@ from middleware.items.effects import is_worn
 from middleware.items.index import RulesetItem
 from middleware.items.lookup import find_item
 from middleware.items.words import words_of
-from middleware.market.fakes import with_lines
 from middleware.resolve import Context, Resolution
 from middleware.resolve.checks import KINDS
 from middleware.resolve.checks.kind import Roll
 from middleware.resolve.checks.overrides import roll_with_overrides
 from middleware.resolve.checks.record import Ask
+from middleware.resolve.inventory.fakes.goods import with_lines
+from middleware.resolve.inventory.fakes.inspect import unmask_for_use
 from middleware.resolve.inventory.find import Member, holder
 from middleware.resolve.inventory.goods import held_named, unknown_character
-from middleware.resolve.inventory.inspect import unmask_for_use
 from middleware.resolve.inventory.read import ItemAsk
 from middleware.resolve.inventory.record import InventoryRecord, refused
 from middleware.rules.item_entry import Gate, Item, StatRef
-from middleware.sheet.check import assemble_check, view_for
 from middleware.sheet.numbers import whole
-from middleware.sheet.rest import heal_wound, set_pool, set_track
 from middleware.sheet.roller import Roller
 from middleware.state import Character, GameState, PoolValue, Stack
 
@@ -194,7 +194,7 @@ def _roll_gate(using: Using, gate: Gate, name: str) -> tuple[bool, int | None, i
     if kind is None or sheet.untrained == "refuse" or sheet.fails_automatically:
         return False, None, dc
     ask = Ask(skill=name, who=member.name, dc=dc, attrs={"skill": name, "dc": str(dc)})
-    record = roll_with_overrides(kind, Roll(ask, sheet, ctx, state, roller)).record
+    record = roll_with_overrides(kind.roll, Roll(ask, sheet, ctx, state, roller)).record
     return record.success is True, record.total, record.dc if record.dc is not None else dc
 
 

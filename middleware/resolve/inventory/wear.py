@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from middleware.character.check import view_for
 from middleware.items.bag import (
     Bag,
     Goods,
@@ -30,13 +31,12 @@ from middleware.items.bag import (
     split_off,
 )
 from middleware.items.lookup import items_in
-from middleware.market.fakes import reveal_bound, with_lines
 from middleware.resolve import Context, Resolution
+from middleware.resolve.inventory.fakes.goods import reveal_bound, with_lines
 from middleware.resolve.inventory.find import Member, Named, holder
 from middleware.resolve.inventory.goods import done, held_named, is_cursed, unknown_character
 from middleware.resolve.inventory.read import ItemAsk
 from middleware.resolve.inventory.record import InventoryRecord, refused
-from middleware.sheet.check import view_for
 from middleware.state import GameState, Stack
 
 _Where = Callable[[Stack], bool]

@@ -25,7 +25,7 @@ from middleware.resolve.inventory.record import InventoryRecord
 from middleware.resolve.loot.deliver import deliver
 from middleware.resolve.loot.record import Fell, LootRecord, refused_loot
 from middleware.rules.items_money import LootTable
-from middleware.rules.layers import removed_in
+from middleware.rules.layers import removed
 from middleware.segments import Tag
 from middleware.state import GameState
 
@@ -38,7 +38,7 @@ def resolve_loot(tag: Tag, state: GameState, ctx: Context) -> Resolution:
     if isinstance(found, LootRecord):
         return Resolution(state, found)
     table, member = found
-    drawn = draw(ctx.ruleset, table, ctx.dice, removed_in(ctx.ruleset, state).all)
+    drawn = draw(ctx.ruleset, table, ctx.dice, removed(ctx.ruleset, state.layers).all)
     fell = [_fell(ctx, drop.goods, drop.count) for drop in drawn.drops]
     kinds = merged(drawn.drops)
     parts: list[InventoryRecord] = []

@@ -1,0 +1,130 @@
+"""``gm-middleware serve``: the OpenAI-compatible proxy in front of a model server (SPEC §7).
+
+Registered on the ``app`` of ``cli/app.py``. Thin: the proxy is
+``middleware.proxy``; this reads the options, opens the store and runs uvicorn.
+
+    gm-middleware serve --ruleset gravewatch.json --party party.json \\
+        --upstream http://127.0.0.1:11434 --store sqlite:///games.db --port 8800
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any, NamedTuple
+
+import typer
+import uvicorn
+from starlette.applications import Starlette
+
+from middleware import logs
+from middleware.cli.app import app, err
+from middleware.engine import Engine
+from middleware.errors import GMError
+from middleware.proxy import GameConfig, HttpUpstream, create_app
+from middleware.proxy.options import MAX_BODY, ServeOptions
+from middleware.proxy.server_log import uvicorn_log_config
+from middleware.rules.load import load_ruleset
+from middleware.rules.registry import bundled_ids, load_bundled
+from middleware.rules.ruleset import Ruleset
+from middleware.sheet.party import read_party
+from middleware.stores import open_store
+
+
+@app.command("serve")
+def serve_command(
+    ruleset: Annotated[str, typer.Option(help="A bundled ruleset id or a ruleset file.")],
+    upstream: Annotated[str, typer.Option(help="The model server's base URL "
+                                               "(its /v1/chat/completions is called).")],
+    party: Annotated[Path | None, typer.Option(exists=True, dir_okay=False,
+                                               help="Party entries as in a transcript "
+                                                    "(a list, or {\"party\": [...]}).")] = None,
+    store: Annotated[str, typer.Option(help="Store URL.")] = "sqlite:///games.db",
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8800,
+    api_key: Annotated[str | None, typer.Option(envvar="GM_UPSTREAM_KEY",
+                                                help="Bearer key for the upstream (default: the "
+                                                     "client's Authorization is passed on).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed new games are derived from.")] = 0,
+    fair_dice: Annotated[bool, typer.Option(help="Every candidate of a turn throws the same "
+                                                 "dice (SPEC §5).")] = False,
+    log_level: Annotated[str, typer.Option(help="Log level.")] = "info",
+    display: Annotated[str, typer.Option(help="What the chat is shown: 'tags' (the engine's "
+                                              "resolved tags) or 'cards' (a line per tag).")] = "tags",
+    auth_token: Annotated[str | None, typer.Option(envvar="GM_PROXY_TOKEN",
+                                                   help="A bearer token every request to the "
+                                                        "proxy must carry.")] = None,
+    max_body: Annotated[int, typer.Option(min=1024, help="The longest request body accepted "
+                                                         "(bytes); longer is 413.")] = MAX_BODY,
+    chats: Annotated[int, typer.Option(min=1, help="Chats kept in memory (the rest are read "
+                                                   "from the store when they return).")] = 1024,
+    keepalive: Annotated[float, typer.Option(min=0, help="Seconds between SSE keep-alive "
+                                                         "comments (0: none).")] = 10.0,
+    upstream_timeout: Annotated[float, typer.Option(min=1, help="Seconds the upstream may take "
+                                                               "to answer (504 past it).")] = 300.0,
+) -> None:
+    """Run the OpenAI-compatible proxy: point a chat UI at http://HOST:PORT/v1."""
+    level = getattr(logging, log_level.upper(), logging.INFO)
+    logs.configure(level)
+    if display not in ("tags", "cards"):
+        err.print(f"✗ --display must be 'tags' or 'cards', not {display!r}", markup=False)
+        raise typer.Exit(2)
+    try:
+        games = game_config(ruleset, party, seed=seed, fair_dice=fair_dice)
+    except (GMError, OSError, json.JSONDecodeError) as exc:
+        err.print(f"✗ {exc}", markup=False)
+        raise typer.Exit(2) from exc
+    options = ServeOptions(display="cards" if display == "cards" else "tags", max_body=max_body,
+                           auth_token=auth_token or None, keepalive=keepalive, chats=chats,
+                           timeout=upstream_timeout)
+    asyncio.run(_serve(games, upstream, api_key, store, options, host, port, level))
+
+
+def game_config(ruleset: str, party: Path | None, *, seed: int = 0,
+                fair_dice: bool = False) -> GameConfig:
+    """The game every new chat starts with: the ruleset and the party file, validated whole."""
+    rules = _ruleset(ruleset)
+    entries: Any = json.loads(party.read_text(encoding="utf-8")) if party else []
+    entries = entries["party"] if isinstance(entries, dict) and "party" in entries else entries
+    return GameConfig(rules, read_party(rules, entries), seed=seed,
+                      dice="turn" if fair_dice else "candidate")
+
+
+def _ruleset(name: str) -> Ruleset:
+    """A bundled ruleset by id, else a ruleset file."""
+    return load_bundled(name) if name in bundled_ids() else load_ruleset(Path(name))
+
+
+class ProxyApp(NamedTuple):
+    """The app ``serve`` runs, its engine, and what closes its upstream client and store."""
+
+    app: Starlette
+    engine: Engine
+    close: Callable[[], Awaitable[None]]
+
+
+async def proxy_app(games: GameConfig, url: str, api_key: str | None, store_url: str,
+                    options: ServeOptions) -> ProxyApp:
+    """The proxy ``serve`` runs, over the store at ``store_url`` and the upstream at ``url``."""
+    engine = Engine(await open_store(store_url), chats=options.chats)
+    upstream = HttpUpstream(url, api_key, timeout=options.timeout)
+
+    async def close() -> None:
+        await upstream.aclose()
+        await engine.store.close()
+
+    return ProxyApp(create_app(engine, upstream, games, options), engine, close)
+
+
+async def _serve(games: GameConfig, url: str, api_key: str | None, store_url: str,
+                 options: ServeOptions, host: str, port: int, level: int) -> None:
+    app, _, close = await proxy_app(games, url, api_key, store_url, options)
+    config = uvicorn.Config(app, host=host, port=port, log_level=level, ws="none",
+                            lifespan="off", log_config=uvicorn_log_config(level))
+    try:
+        await uvicorn.Server(config).serve()
+    finally:
+        await close()

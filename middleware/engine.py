@@ -1,0 +1,264 @@
+"""Turns and candidates (SPEC §3): the only module that awaits or stores.
+
+``Engine`` loads the turn-start state S(n-1) from a store, resolves a reply against it with the
+pure ``resolve_reply``, and stores the candidate in one transaction. A regenerated reply is another
+candidate of the same turn and starts again from S(n-1); a retry with a seen key returns the stored
+candidate with no new dice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import orjson
+from cachetools import LRUCache
+
+from middleware.character.events import apply_event
+from middleware.character.gear import Taken, take_kit
+from middleware.dice import Dice, derive_seed
+from middleware.errors import GameError
+from middleware.pipeline import ResolvedReply, resolve_reply
+from middleware.records import Record, model_json
+from middleware.resolve import Context
+from middleware.resolve.dispatch import record_from_json, records_json
+from middleware.rules.layers import layer_problem, removed
+from middleware.rules.load import load_ruleset
+from middleware.rules.ruleset import Ruleset
+from middleware.state import Character, GameState
+from middleware.stores.base import CandidateRow, GameRow, Store
+from middleware.stores.codec import Encoded
+
+
+@dataclass(frozen=True, slots=True)
+class Processed:
+    """A stored candidate: its place, dice seed, rewritten text, records and the state after it.
+
+    ``replayed`` is true when a retry key matched a candidate stored earlier.
+    """
+
+    chat: str
+    turn: int
+    candidate: int
+    seed: int
+    text: str
+    records: tuple[Record, ...]
+    state: GameState
+    replayed: bool = False
+
+
+class Engine:
+    """The Python API over one store: create games, process replies, select, fork, read state."""
+
+    def __init__(self, store: Store, *, chats: int = 4096) -> None:
+        """``chats``: how many chats' games, rulesets and states are kept in memory; the least
+        recently used past it are dropped and read back from the store when next asked for."""
+        self.store = store
+        self._rulesets: LRUCache[str, Ruleset] = LRUCache(maxsize=chats)
+        self._games: LRUCache[str, GameRow] = LRUCache(maxsize=chats)
+        self._states: LRUCache[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
+            LRUCache(maxsize=4 * chats)
+        self._written: LRUCache[str, tuple[GameState, str]] = LRUCache(maxsize=chats)
+        # Rulesets by their source's digest: the games of a proxy all play one ruleset, and a game
+        # read back after eviction must get that same object (and all derived from it) back, not
+        # a new copy per chat that every per-ruleset cache would keep too.
+        self._loaded: LRUCache[bytes, Ruleset] = LRUCache(maxsize=16)
+        self._odds: dict[object, object] = {}
+
+    async def create_game(
+        self, chat: str, ruleset: Ruleset, party: Sequence[Character] = (), *,
+        seed: int = 0, dice: Literal["candidate", "turn"] = "candidate",
+        layers: Sequence[str] = (),
+    ) -> GameState:
+        """Store a new game; S(0) is the party as given. ``dice="turn"`` makes dice fair (SPEC §5);
+        ``layers`` turns ruleset layers on (an unknown or conflicting one is a ``GameError``)."""
+        problem = layer_problem(ruleset, tuple(layers))
+        if problem is not None:
+            raise GameError(f"layers[{problem[0]}]: {problem[1]}")
+        state = GameState(ruleset=ruleset.id, party=tuple(party), dice=dice, layers=tuple(layers))
+        row = GameRow(chat=chat, ruleset_id=ruleset.id, ruleset=ruleset.source, seed=seed,
+                      options={"dice": dice, **({"layers": list(layers)} if layers else {})},
+                      state=state.model_dump(mode="json"))
+        await self.store.create_game(row)
+        self._rulesets[chat] = self._loaded.setdefault(_digest(row.ruleset), ruleset)
+        self._games[chat] = row
+        return state
+
+    async def user(self, chat: str, turn: int, text: str) -> None:
+        """Record the player's message that starts ``turn`` (player text is never parsed)."""
+        await self._open_turn(chat, turn, text)
+
+    async def process(
+        self, chat: str, turn: int, reply: str, *, key: str | None = None,
+        seed: int | None = None, dice: Sequence[int] = (),
+    ) -> Processed:
+        """Resolve ``reply`` as a new candidate of ``turn`` and store it (SPEC §3)."""
+        if key is not None and (found := await self.store.find_candidate(chat, turn, key)):
+            return _processed(found, replayed=True)
+        game = await self.game(chat)
+        await self._open_turn(chat, turn, "")
+        start = await self.state_after(chat, turn - 1)
+        seed = self._seed(game, start, turn) if seed is None else seed
+        ctx = Context(ruleset=await self.ruleset(chat), dice=Dice(seed, dice), chat=chat,
+                      turn=turn, odds=self._odds, seed=game.seed)
+        done = resolve_reply(reply, start, ctx)
+        stored = await self.store.add_candidate(CandidateRow(
+            chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
+            records=Encoded(records_json(done.records)),
+            state=Encoded(self._state_json(chat, done.state))))
+        if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
+            return _processed(stored, replayed=True)
+        done.log(chat=chat, turn=turn, candidate=stored.index)
+        # The store selects the new candidate, so this state is S(turn) until an event or a
+        # select changes the turn; keeping the objects lets the next turn reuse evaluated sheets.
+        self._remember(chat, turn, (stored.index, 0), done.state)
+        return Processed(chat, turn, stored.index, seed, done.text, done.records, done.state)
+
+    async def retried(self, chat: str, turn: int, key: str) -> Processed | None:
+        """The candidate of ``turn`` stored with retry ``key``, or None (SPEC §3): lets a face
+        answer a retry without asking the model again."""
+        row = await self.store.find_candidate(chat, turn, key)
+        return _processed(row, replayed=True) if row is not None else None
+
+    async def next_seed(self, chat: str, turn: int) -> int:
+        """The dice seed ``process`` would pick for a new candidate of ``turn`` (fair dice: the
+        turn's own), for a face that must know it before the reply is complete (SPEC §7)."""
+        return self._seed(await self.game(chat), await self.state_after(chat, turn - 1), turn)
+
+    async def previewer(self, chat: str, turn: int, seed: int) -> Callable[[str], ResolvedReply]:
+        """What ``process(chat, turn, reply, seed=seed)`` would write for ``reply``, stored nowhere:
+        the proxy resolves each tag of a streamed reply as it closes (SPEC §7)."""
+        game, ruleset = await self.game(chat), await self.ruleset(chat)
+        start = await self.state_after(chat, turn - 1)
+
+        def preview(reply: str) -> ResolvedReply:
+            ctx = Context(ruleset=ruleset, dice=Dice(seed), chat=chat, turn=turn,
+                          odds=self._odds, seed=game.seed)
+            return resolve_reply(reply, start, ctx)
+
+        return preview
+
+    async def select(self, chat: str, turn: int, candidate: int) -> None:
+        """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back)."""
+        await self.store.select(chat, turn, candidate)
+
+    async def event(self, chat: str, turn: int, event: Mapping[str, Any]) -> GameState:
+        """Apply a between-turn event (``edit``, ``rest``, ``gear``) after ``turn``; returns S(turn)."""
+        state = await self.state_after(chat, turn)
+        apply_event(await self.ruleset(chat), state, event)  # refuse a bad event before storing
+        await self.store.start_turn(chat, turn, "")
+        await self.store.add_event(chat, turn, dict(event))
+        return await self.state_after(chat, turn)
+
+    async def take_gear(self, chat: str, who: str | None, kit: str, *, picks: Sequence[str] = (),
+                        again: bool = False, turn: int | None = None) -> Taken:
+        """ITM-GEAR-02: take a starting kit after ``turn`` (default: the latest) as a ``gear``
+        event; a refusal stores nothing. Before turn 1, put the kit into the party given to
+        ``create_game`` with ``take_kit`` (S(0) is that party; no event precedes turn 1)."""
+        last = await self.store.last_turn(chat) if turn is None else turn
+        if last < 1:
+            raise GameError("no turn has been played yet: take starting gear with take_kit on "
+                            "the party given to create_game")
+        ruleset, state = await self.ruleset(chat), await self.state_after(chat, last)
+        done = take_kit(ruleset, state, who, kit, picks, again=again,
+                        removed=removed(ruleset, state.layers).all)
+        if done.status == "taken":
+            await self.event(chat, last, {"type": "gear", "who": done.who, "kit": kit,
+                                          "picks": list(picks), "again": again})
+        return done
+
+    async def fork(self, chat: str, turn: int, new_chat: str) -> None:
+        """A branch of ``chat`` that starts from S(turn) and shares nothing after it."""
+        await self.store.fork(chat, turn, new_chat)
+
+    async def candidates(self, chat: str, turn: int) -> list[Processed]:
+        """Every candidate of ``turn``, by index."""
+        return [_processed(r) for r in await self.store.list_candidates(chat, turn)]
+
+    async def state(self, chat: str, turn: int | None = None) -> GameState:
+        """S(turn): the state after ``turn`` (default: the latest turn) as the selections stand."""
+        last = await self.store.last_turn(chat) if turn is None else turn
+        return await self.state_after(chat, last)
+
+    async def game(self, chat: str) -> GameRow:
+        """The game as created (a game row never changes, so it is read once per engine)."""
+        if chat not in self._games:
+            self._games[chat] = await self.store.get_game(chat)
+        return self._games[chat]
+
+    async def ruleset(self, chat: str) -> Ruleset:
+        """The game's ruleset, loaded once per engine from the copy stored with the game."""
+        if chat not in self._rulesets:
+            source = (await self.game(chat)).ruleset
+            key = _digest(source)
+            if key not in self._loaded:
+                self._loaded[key] = load_ruleset(source)
+            self._rulesets[chat] = self._loaded[key]
+        return self._rulesets[chat]
+
+    async def state_after(self, chat: str, turn: int) -> GameState:
+        """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied."""
+        row = await self.store.get_turn(chat, turn) if turn > 0 else None
+        if turn > 0 and row is None:
+            return await self.state_after(chat, turn - 1)
+        selected = row.selected if row else None
+        events = row.events if row else []
+        fingerprint = (selected, len(events))
+        if (hit := self._states.get((chat, turn))) and hit[0] == fingerprint:
+            return hit[1]
+        state = await self._base_state(chat, turn, selected)
+        for event in events:
+            state = apply_event(await self.ruleset(chat), state, event)
+        self._remember(chat, turn, fingerprint, state)
+        return state
+
+    async def _base_state(self, chat: str, turn: int, selected: int | None) -> GameState:
+        if turn <= 0:
+            return GameState.model_validate((await self.game(chat)).state)
+        if selected is None:
+            return await self.state_after(chat, turn - 1)
+        row = await self.store.get_candidate(chat, turn, selected)
+        return GameState.model_validate(row.state)
+
+    def _remember(self, chat: str, turn: int, fingerprint: tuple[Any, ...],
+                  state: GameState) -> None:
+        self._states[(chat, turn)] = (fingerprint, state)
+
+    def _state_json(self, chat: str, state: GameState) -> str:
+        """``state`` as the JSON a candidate stores. A reply whose tags changed nothing (narration
+        and checks) ends on the very state it started from, the one the chat's last candidate
+        stored: its text is written once, not on every reply (states are never changed in place).
+        """
+        written = self._written.get(chat)
+        if written is None or written[0] is not state:
+            written = self._written[chat] = (state, model_json(state))
+        return written[1]
+
+    async def _open_turn(self, chat: str, turn: int, user_text: str) -> None:
+        """Start ``turn`` if it is the next one; a turn further ahead is an API error."""
+        last = await self.store.last_turn(chat)
+        if not 1 <= turn <= last + 1:
+            raise GameError(f"chat {chat!r} is at turn {last}; turn {turn} cannot be played")
+        if turn == last + 1:
+            await self.store.start_turn(chat, turn, user_text)
+
+    @staticmethod
+    def _seed(game: GameRow, start: GameState, turn: int) -> int:
+        """Fair dice throw the same sequence for every candidate of a turn (SPEC §5)."""
+        if start.dice == "turn":
+            return derive_seed(game.seed, game.chat, "turn", turn)
+        return secrets.randbits(63)
+
+
+def _digest(source: object) -> bytes:
+    """A ruleset source's identity: the digest of its JSON with sorted keys."""
+    return hashlib.sha256(orjson.dumps(source, option=orjson.OPT_SORT_KEYS)).digest()
+
+
+def _processed(row: CandidateRow, replayed: bool = False) -> Processed:
+    records = tuple(record_from_json(r) for r in row.records)
+    return Processed(row.chat, row.turn, row.index, row.seed, row.text, records,
+                     GameState.model_validate(row.state), replayed)

@@ -1,0 +1,6 @@
+"""The dice-highest (CHK-HIGH): a handful of dice, the highest kept.
+
+``resolve.py`` reads the ask and throws; the rest of the folder is the kind's arithmetic and its
+exact odds (``odds.py``, and ``chance.py`` before anything is thrown). Its ruleset model and import
+audit are ``rules/kinds/``.
+"""
