@@ -8,10 +8,14 @@ candidate with no new dice.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
+
+import orjson
+from cachetools import LRUCache
 
 from middleware.character.events import apply_event
 from middleware.character.gear import Taken, take_kit
@@ -49,12 +53,19 @@ class Processed:
 class Engine:
     """The Python API over one store: create games, process replies, select, fork, read state."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, chats: int = 4096) -> None:
+        """``chats``: how many chats' games, rulesets and states are kept in memory; the least
+        recently used past it are dropped and read back from the store when next asked for."""
         self.store = store
-        self._rulesets: dict[str, Ruleset] = {}
-        self._games: dict[str, GameRow] = {}
-        self._states: dict[tuple[str, int], tuple[tuple[object, ...], GameState]] = {}
-        self._written: dict[str, tuple[GameState, str]] = {}
+        self._rulesets: LRUCache[str, Ruleset] = LRUCache(maxsize=chats)
+        self._games: LRUCache[str, GameRow] = LRUCache(maxsize=chats)
+        self._states: LRUCache[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
+            LRUCache(maxsize=4 * chats)
+        self._written: LRUCache[str, tuple[GameState, str]] = LRUCache(maxsize=chats)
+        # Rulesets by their source's digest: the games of a proxy all play one ruleset, and a game
+        # read back after eviction must get that same object (and all derived from it) back, not
+        # a new copy per chat that every per-ruleset cache would keep too.
+        self._loaded: LRUCache[bytes, Ruleset] = LRUCache(maxsize=16)
         self._odds: dict[object, object] = {}
 
     async def create_game(
@@ -72,7 +83,7 @@ class Engine:
                       options={"dice": dice, **({"layers": list(layers)} if layers else {})},
                       state=state.model_dump(mode="json"))
         await self.store.create_game(row)
-        self._rulesets[chat] = ruleset
+        self._rulesets[chat] = self._loaded.setdefault(_digest(row.ruleset), ruleset)
         self._games[chat] = row
         return state
 
@@ -202,7 +213,11 @@ class Engine:
     async def ruleset(self, chat: str) -> Ruleset:
         """The game's ruleset, loaded once per engine from the copy stored with the game."""
         if chat not in self._rulesets:
-            self._rulesets[chat] = load_ruleset((await self.game(chat)).ruleset)
+            source = (await self.game(chat)).ruleset
+            key = _digest(source)
+            if key not in self._loaded:
+                self._loaded[key] = load_ruleset(source)
+            self._rulesets[chat] = self._loaded[key]
         return self._rulesets[chat]
 
     async def state_after(self, chat: str, turn: int) -> GameState:
@@ -247,8 +262,6 @@ class Engine:
 
     def _remember(self, chat: str, turn: int, fingerprint: tuple[object, ...],
                   state: GameState) -> None:
-        if len(self._states) > 4096:
-            self._states.clear()
         self._states[(chat, turn)] = (fingerprint, state)
 
     def _state_json(self, chat: str, state: GameState) -> str:
@@ -275,6 +288,11 @@ class Engine:
         if start.dice == "turn":
             return derive_seed(game.seed, game.chat, "turn", turn)
         return secrets.randbits(63)
+
+
+def _digest(source: object) -> bytes:
+    """A ruleset source's identity: the digest of its JSON with sorted keys."""
+    return hashlib.sha256(orjson.dumps(source, option=orjson.OPT_SORT_KEYS)).digest()
 
 
 def _processed(row: CandidateRow, replayed: bool = False) -> Processed:

@@ -13,7 +13,8 @@ bad configuration, bad saved data and bugs::
     ├── DiceError           a scripted face is outside its die
     ├── StoreError          the store could not read or write (the foreign error is chained)
     ├── RequestError        a proxy request is malformed (answered 400)
-    └── UpstreamError       the upstream model server failed or was unreachable (answered 502)
+    │   └── RequestTooLarge     its body is over the proxy's limit (answered 413)
+    └── UpstreamError       the upstream model server failed, refused or was unreachable
 """
 
 from __future__ import annotations
@@ -96,13 +97,23 @@ class RequestError(GMError):
     """A request to the proxy is malformed: not JSON, no messages, no player message (SPEC §7)."""
 
 
+class RequestTooLarge(RequestError):
+    """A request body is longer than the proxy accepts (SPEC §8)."""
+
+
 class UpstreamError(GMError):
     """The upstream model server could not be reached or answered with an error (SPEC §7).
 
-    ``status`` is the upstream's HTTP status when it answered, else None; the foreign error (an
-    httpx error, bad JSON) is chained with ``from``.
+    ``status`` is the upstream's HTTP status when it answered, else None; ``retry_after`` its
+    ``Retry-After`` header; ``timed_out`` says it did not answer in time; ``code`` is the error
+    code it gave (a short identifier, never its message). The foreign error (an httpx error, bad
+    JSON) is chained with ``from``.
     """
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+    def __init__(self, message: str, status: int | None = None, *, retry_after: str | None = None,
+                 timed_out: bool = False, code: str | None = None) -> None:
         self.status = status
+        self.retry_after = retry_after
+        self.timed_out = timed_out
+        self.code = code
         super().__init__(message)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 import uvicorn
+from starlette.applications import Starlette
 
 from middleware import logs
 from middleware.cli.app import app, err
@@ -24,6 +26,8 @@ from middleware.engine import Engine
 from middleware.errors import GMError
 from middleware.proxy import GameConfig, HttpUpstream, create_app
 from middleware.proxy.inject import InjectConfig, inject_config
+from middleware.proxy.options import MAX_BODY, ServeOptions
+from middleware.proxy.server_log import uvicorn_log_config
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
@@ -54,18 +58,36 @@ def serve_command(
     state_in_user: Annotated[bool, typer.Option(help="Put the state block inside the last user "
                                                      "message (for templates that refuse a "
                                                      "second system message).")] = False,
+    display: Annotated[str, typer.Option(help="What the chat is shown: 'tags' (the engine's "
+                                              "resolved tags) or 'cards' (a line per tag).")] = "tags",
+    auth_token: Annotated[str | None, typer.Option(envvar="GM_PROXY_TOKEN",
+                                                   help="A bearer token every request to the "
+                                                        "proxy must carry.")] = None,
+    max_body: Annotated[int, typer.Option(min=1024, help="The longest request body accepted "
+                                                         "(bytes); longer is 413.")] = MAX_BODY,
+    chats: Annotated[int, typer.Option(min=1, help="Chats kept in memory (the rest are read "
+                                                   "from the store when they return).")] = 1024,
+    keepalive: Annotated[float, typer.Option(min=0, help="Seconds between SSE keep-alive "
+                                                         "comments (0: none).")] = 10.0,
+    upstream_timeout: Annotated[float, typer.Option(min=1, help="Seconds the upstream may take "
+                                                               "to answer (504 past it).")] = 300.0,
 ) -> None:
     """Run the OpenAI-compatible proxy: point a chat UI at http://HOST:PORT/v1."""
     level = getattr(logging, log_level.upper(), logging.INFO)
     logs.configure(level)
+    if display not in ("tags", "cards"):
+        err.print(f"✗ --display must be 'tags' or 'cards', not {display!r}", markup=False)
+        raise typer.Exit(2)
     try:
         games = game_config(ruleset, party, seed=seed, fair_dice=fair_dice)
         view = inject_config(inject, state_in_user)
     except (GMError, OSError, json.JSONDecodeError) as exc:
         err.print(f"✗ {exc}", markup=False)
         raise typer.Exit(2) from exc
-    asyncio.run(_serve(games, upstream, api_key, store, host, port, level, view))
-
+    options = ServeOptions(display="cards" if display == "cards" else "tags", max_body=max_body,
+                           auth_token=auth_token or None, keepalive=keepalive, chats=chats,
+                           timeout=upstream_timeout)
+    asyncio.run(_serve(games, upstream, api_key, store, options, host, port, level, view))
 
 
 def game_config(ruleset: str, party: Path | None, *, seed: int = 0,
@@ -83,14 +105,34 @@ def _ruleset(name: str) -> Ruleset:
     return load_bundled(name) if name in bundled_ids() else load_ruleset(Path(name))
 
 
-async def _serve(games: GameConfig, url: str, api_key: str | None, store_url: str, host: str,
-                 port: int, level: int, view: InjectConfig | None = None) -> None:
-    engine = Engine(await open_store(store_url))
-    upstream = HttpUpstream(url, api_key)
-    config = uvicorn.Config(create_app(engine, upstream, games, view), host=host, port=port,
-                            log_level=level, ws="none", lifespan="off")
+class ProxyApp(NamedTuple):
+    """The app ``serve`` runs, its engine, and what closes its upstream client and store."""
+
+    app: Starlette
+    engine: Engine
+    close: Callable[[], Awaitable[None]]
+
+
+async def proxy_app(games: GameConfig, url: str, api_key: str | None, store_url: str,
+                    options: ServeOptions, view: InjectConfig | None = None) -> ProxyApp:
+    """The proxy ``serve`` runs, over the store at ``store_url`` and the upstream at ``url``."""
+    engine = Engine(await open_store(store_url), chats=options.chats)
+    upstream = HttpUpstream(url, api_key, timeout=options.timeout)
+
+    async def close() -> None:
+        await upstream.aclose()
+        await engine.store.close()
+
+    return ProxyApp(create_app(engine, upstream, games, options, view), engine, close)
+
+
+async def _serve(games: GameConfig, url: str, api_key: str | None, store_url: str,
+                 options: ServeOptions, host: str, port: int, level: int,
+                 view: InjectConfig | None = None) -> None:
+    app, _, close = await proxy_app(games, url, api_key, store_url, options, view)
+    config = uvicorn.Config(app, host=host, port=port, log_level=level, ws="none",
+                            lifespan="off", log_config=uvicorn_log_config(level))
     try:
         await uvicorn.Server(config).serve()
     finally:
-        await upstream.aclose()
-        await engine.store.close()
+        await close()

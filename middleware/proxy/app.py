@@ -13,33 +13,49 @@ on so a chat UI can offer a model. Thin: every rule lives below it, in ``Engine`
 - ``Idempotency-Key``: a retry of a request that was answered returns the stored result: the model is
   not asked again, no dice are thrown (SPEC §3).
 
-Errors, mapped once here: a malformed request is 400, an upstream failure 502, a game that cannot
-take the request 409, anything else 500; always an OpenAI-style ``{"error": {...}}`` body.
+- Two requests with the same key never run together: the second waits for the first's stored
+  answer (``InFlight``).
+- ``--display cards``: the reply is shown with a card line per tag (``middleware.display``), and a
+  shown reply that comes back in the history is put back as the stored text (``History``).
+
+Errors, mapped once here: a malformed request is 400 (413 when too long), an upstream's own 4xx
+is kept, a failing upstream is 502 (504 when it does not answer in time, ``refusals``), a game
+that cannot take the request 409, anything else 500; always an OpenAI-style ``{"error": {...}}``.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from middleware.dice import derive_seed
+from middleware.display import shown_tag
 from middleware.engine import Engine, Processed
-from middleware.errors import GameError, GMError, RequestError, UpstreamError
+from middleware.errors import GameError, GMError, RequestError, RequestTooLarge, UpstreamError
 from middleware.logs import get_logger
 from middleware.paths import extended
 from middleware.proxy.chat import ChatRequest, read_request
+from middleware.proxy.chunks import Envelope
 from middleware.proxy.continued import ContinueAt, added, continue_answer, continue_stream
+from middleware.proxy.guard import Guard, read_body
+from middleware.proxy.inflight import InFlight, Release
 from middleware.proxy.inject import InjectConfig, chat_view, inject
 from middleware.proxy.nonturn import is_background_task, passed_on
+from middleware.proxy.options import ServeOptions
 from middleware.proxy.peek import peek
+from middleware.proxy.refusals import error_response, upstream_refused
+from middleware.proxy.shown import ShownReplies
 from middleware.proxy.stream import (
-    Envelope,
     ReplyStream,
     gm_fields,
     opened,
@@ -50,11 +66,9 @@ from middleware.proxy.stream import (
 from middleware.proxy.tree import ChatTree, route_headers
 from middleware.proxy.tree import Route as Path
 from middleware.proxy.upstream import Upstream, content_of
+from middleware.rewrite import resolved_text
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character
-
-MAX_BODY: Final = 16 * 1024 * 1024
-"""A request body longer than this (bytes) is refused (SPEC §8)."""
 
 RETRY_HEADER: Final = "idempotency-key"
 SSE_HEADERS: Final = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -85,62 +99,116 @@ class _Turn:
 
 
 def create_app(engine: Engine, upstream: Upstream, games: GameConfig,
+               options: ServeOptions | None = None,
                inject: InjectConfig | None = None) -> Starlette:
     """The proxy as an ASGI app over ``engine``, asking ``upstream`` for replies; ``inject`` says
     how the GM's view goes into each upstream request (default: both blocks)."""
-    proxy = _Proxy(engine, upstream, games, inject or InjectConfig())
+    options = options or ServeOptions()
+    proxy = _Proxy(engine, upstream, games, options, inject or InjectConfig())
     routes = [Route("/v1/chat/completions", proxy.completions, methods=["POST"]),
               Route("/v1/models", proxy.models, methods=["GET"]),
               Route("/v1/gm/chats/{chat}/prompt", proxy.prompt, methods=["GET"])]
-    handlers: dict[Any, Any] = {RequestError: _refused(400, "invalid_request_error"),
-                                UpstreamError: _refused(502, "upstream_error"),
+    handlers: dict[Any, Any] = {RequestTooLarge: _refused(413),
+                                RequestError: _refused(400),
+                                UpstreamError: _upstream_failed,
                                 GameError: _refused(409, "game_error"),
                                 GMError: _refused(500, "server_error"),
                                 Exception: _internal}
-    return Starlette(routes=routes, exception_handlers=handlers)
+    return Starlette(routes=routes, exception_handlers=handlers,
+                     middleware=[Middleware(Guard, token=options.auth_token,
+                                            max_body=options.max_body)])
 
 
 class _Proxy:
     def __init__(self, engine: Engine, upstream: Upstream, games: GameConfig,
-                 inject: InjectConfig) -> None:
+                 options: ServeOptions, inject: InjectConfig) -> None:
         self.engine = engine
         self.inject = inject
         self.tree = ChatTree(engine)
         self.upstream = upstream
         self.games = games
+        self.options = options
+        self.history = ShownReplies(engine, options.chats * 16)
+        self.inflight = InFlight()
 
     async def completions(self, request: Request) -> Response:
-        """``POST /v1/chat/completions``."""
-        ask = read_request(await _body(request))
-        auth = request.headers.get("authorization")
+        """``POST /v1/chat/completions``: routed through the chat's tree, the GM's view put in,
+        one request per retry key at a time."""
+        ask = read_request(await read_body(request, self.options.max_body))
+        _one_choice(ask.body)
+        auth = self._auth(request)
         if is_background_task(ask):
             return await self._passed_on(ask, auth)
+        if self.options.display == "cards":
+            ask = self.history.known(ask)  # shown replies back as stored, so the tree finds them
         route = await self.tree.route(request.headers, ask, self._game)
+        if self.options.display == "cards":
+            ask = await self.history.restored(route.chat, ask)
         at = _Turn(route.chat, route.turn, request.headers.get(RETRY_HEADER) or None, auth)
+        release = await self.inflight.claim((at.chat, at.turn, at.key) if at.key else None)
+        owned = False
+        try:
+            response, owned = await self._answer(at, ask, route, release)
+            return response
+        finally:
+            if not owned:
+                release()
+
+    async def _answer(self, at: _Turn, ask: ChatRequest, route: Path,
+                      release: Release) -> tuple[Response, bool]:
+        """The answer, and whether it releases the retry key itself (a stream, when it ends)."""
         envelope = Envelope(id=f"chatcmpl-{uuid.uuid4().hex}", model=ask.model)
         if at.key is not None and route.continues is None \
                 and (done := await self.engine.retried(at.chat, at.turn, at.key)):
-            return _stored(ask, done, envelope)
+            return self._stored(ask, done, envelope), False
         ask = replace(ask, body=await self._with_view(at, ask, route.continues))
         if route.continues is not None:
-            return await self._continue(at, ask, envelope, route)
+            return await self._continue(at, ask, envelope, route), False
         if ask.stream:
-            return await self._stream(at, ask, envelope, route_headers(route))
+            return await self._stream(at, ask, envelope, route_headers(route), release), True
         answer = await self.upstream.complete(ask.body, at.auth)
         done = await self.engine.process(at.chat, at.turn, content_of(answer), key=at.key)
         self.tree.remember(done.chat, done.turn, done.candidate, done.text)
-        return JSONResponse(_answer(answer, done), headers=route_headers(route))
+        shown = self._shown(done)
+        return JSONResponse(_answer(answer, done, shown), headers=route_headers(route)), False
 
     async def models(self, request: Request) -> Response:
         """``GET /v1/models``, passed on."""
-        return JSONResponse(await self.upstream.models(request.headers.get("authorization")))
+        return JSONResponse(await self.upstream.models(self._auth(request)))
+
+    def _auth(self, request: Request) -> str | None:
+        """The ``Authorization`` passed upstream: the client's, unless it is the proxy's own token."""
+        return None if self.options.auth_token else request.headers.get("authorization")
+
+    def _shown(self, done: Processed) -> str:
+        """The stored candidate as the chat is shown it (``--display``)."""
+        return self.history.shown(done) if self.options.display == "cards" else done.text
+
+    def _stored(self, ask: ChatRequest, done: Processed, envelope: Envelope) -> Response:
+        """A retry's answer: the stored candidate, shaped as the request asked (SPEC §3)."""
+        shown = self._shown(done)
+        if ask.stream:
+            return self._events(sse_stored(done, shown, envelope))
+        message = {"role": "assistant", "content": shown}
+        return JSONResponse({"id": envelope.id, "object": "chat.completion",
+                             "created": envelope.created, "model": ask.model,
+                             "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                             **gm_fields(done)})
+
+    def _events(self, events: AsyncIterator[bytes], release: Release | None = None,
+                headers: dict[str, str] | None = None) -> Response:
+        """An SSE answer, with a comment every ``keepalive`` seconds while nothing else is sent."""
+        return EventSourceResponse(events, ping=self.options.keepalive, sep="\n",
+                                   ping_message_factory=_keepalive,
+                                   headers={**SSE_HEADERS, **(headers or {})},
+                                   background=BackgroundTask(release) if release else None)
 
     async def prompt(self, request: Request) -> Response:
         """``GET /v1/gm/chats/{chat}/prompt``: what the chat's next turn will be sent (peek)."""
         try:
             seen = await peek(self.engine, request.path_params["chat"], self.inject)
         except GameError as exc:
-            return _error(404, "not_found_error", str(exc))
+            return error_response(404, str(exc), kind="not_found_error")
         return JSONResponse(seen.as_json())
 
     async def _with_view(self, at: _Turn, ask: ChatRequest,
@@ -165,7 +233,7 @@ class _Proxy:
         assert route.continues is not None
         if at.key is not None and (done := await extended(self.engine, at.chat, at.turn,
                                                           route.continues, at.key)):
-            return _stored(ask, added(done), envelope)
+            return self._stored(ask, added(done), envelope)
         where = ContinueAt(at.chat, at.turn, route.continues, at.key, at.auth)
         if ask.stream:
             return await continue_stream(self.tree, self.upstream, ask.body, where, envelope,
@@ -183,11 +251,12 @@ class _Proxy:
             get_logger().info("proxy-new-game", chat=chat, ruleset=games.ruleset.id)
 
     async def _stream(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
-                      headers: dict[str, str]) -> Response:
+                      headers: dict[str, str], release: Release) -> Response:
         """The seed is picked first so each tag streamed is what the stored candidate says."""
         seed = await self.engine.next_seed(at.chat, at.turn)
         preview = await self.engine.previewer(at.chat, at.turn, seed)
-        reply = ReplyStream(preview, priced_at_end(await self.engine.ruleset(at.chat)))
+        shown = shown_tag if self.options.display == "cards" else resolved_text
+        reply = ReplyStream(preview, priced_at_end(await self.engine.ruleset(at.chat)), shown)
         chunks = await opened(self.upstream.stream(ask.body, at.auth))
 
         async def store(text: str) -> Processed:
@@ -195,54 +264,56 @@ class _Proxy:
             self.tree.remember(done.chat, done.turn, done.candidate, done.text)
             return done
 
-        return StreamingResponse(sse_reply(chunks, reply, store, envelope),
-                                 media_type="text/event-stream",
-                                 headers={**SSE_HEADERS, **headers})
+        return self._events(_released(sse_reply(chunks, reply, store, self._shown, envelope),
+                                      release), release, headers)
 
 
 
-async def _body(request: Request) -> bytes:
-    parts: list[bytes] = []
-    size = 0
-    async for part in request.stream():
-        size += len(part)
-        if size > MAX_BODY:
-            raise RequestError(f"the request body is longer than {MAX_BODY} bytes")
-        parts.append(part)
-    return b"".join(parts)
+def _one_choice(body: dict[str, Any]) -> None:
+    """``n`` other than 1 is refused: each choice would be a candidate of the turn with its own
+    dice, and a chat shows one reply (regenerate asks for another)."""
+    n = body.get("n", 1)
+    if n is not None and n != 1:
+        raise RequestError("'n' must be 1: the proxy resolves one reply per request "
+                           "(regenerate for another candidate)")
 
 
-def _answer(answer: dict[str, Any], done: Processed) -> dict[str, Any]:
-    """The upstream's answer with the reply rewritten and the records beside it."""
-    choices = [dict(c) for c in answer["choices"]]
-    choices[0]["message"] = {**choices[0]["message"], "content": done.text}
+async def _released(events: AsyncIterator[bytes], release: Release) -> AsyncIterator[bytes]:
+    """``events``, with the retry key released as soon as they end (stored or not)."""
+    try:
+        async for event in events:
+            yield event
+    finally:
+        release()
+
+
+def _keepalive() -> ServerSentEvent:
+    return ServerSentEvent(comment="keep-alive", sep="\n")
+
+
+def _answer(answer: dict[str, Any], done: Processed, shown: str) -> dict[str, Any]:
+    """The upstream's answer with the reply rewritten and the records beside it; the rest of the
+    message (``tool_calls``, ``reasoning_content``) and of the answer (``usage``,
+    ``finish_reason``) as the upstream gave them."""
+    choices = [dict(c) for c in answer["choices"][:1]]
+    message = choices[0]["message"]
+    content = None if message.get("content") is None and not shown else shown
+    choices[0]["message"] = {**message, "content": content}
     return {**answer, "choices": choices, **gm_fields(done)}
 
 
-def _stored(ask: ChatRequest, done: Processed, envelope: Envelope) -> Response:
-    """A retry's answer: the stored candidate, shaped as the request asked (SPEC §3)."""
-    if ask.stream:
-        return StreamingResponse(sse_stored(done, envelope), media_type="text/event-stream",
-                                 headers=SSE_HEADERS)
-    message = {"role": "assistant", "content": done.text}
-    return JSONResponse({"id": envelope.id, "object": "chat.completion",
-                         "created": envelope.created, "model": ask.model,
-                         "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                         **gm_fields(done)})
-
-
-def _refused(status: int, kind: str) -> Any:
+def _refused(status: int, kind: str | None = None) -> Any:
     async def handler(request: Request, exc: Exception) -> Response:
-        return _error(status, kind, str(exc))
+        return error_response(status, str(exc), kind=kind)
 
     return handler
 
 
+async def _upstream_failed(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, UpstreamError)
+    return upstream_refused(exc)
+
+
 async def _internal(request: Request, exc: Exception) -> Response:
     get_logger().exception("proxy-error", path=request.url.path)
-    return _error(500, "server_error", f"internal error: {type(exc).__name__}")
-
-
-def _error(status: int, kind: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"message": message, "type": kind, "code": status}},
-                        status_code=status)
+    return error_response(500, "internal error: see the proxy's log")

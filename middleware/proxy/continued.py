@@ -15,7 +15,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from middleware.engine import Engine, Processed
 from middleware.paths import Extended, continue_seed, extend, extender
-from middleware.proxy.stream import Envelope, ReplyStream, gm_fields, opened, priced_at_end, sse_reply
+from middleware.proxy.chunks import Envelope
+from middleware.proxy.stream import ReplyStream, gm_fields, opened, priced_at_end, sse_reply
 from middleware.proxy.tree import ChatTree
 from middleware.proxy.upstream import Upstream, content_of
 
@@ -68,5 +69,10 @@ async def continue_stream(tree: ChatTree, upstream: Upstream, body: dict[str, An
         tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
         return added(done)
 
-    return StreamingResponse(sse_reply(chunks, reply, store, envelope),
+    return StreamingResponse(sse_reply(chunks, reply, store, _as_stored, envelope),
                              media_type="text/event-stream", headers=dict(headers))
+
+
+def _as_stored(done: Processed) -> str:
+    """A Continue is shown as the engine wrote it (its added part, resolved tags and all)."""
+    return done.text

@@ -15,18 +15,16 @@ an ``[inventory:]`` tag, and all after it, wait for the end. So does everything 
 
 from __future__ import annotations
 
-import json
-import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
 from middleware.engine import Processed
 from middleware.errors import UpstreamError
 from middleware.logs import get_logger
-from middleware.parse import TagStream, parse
+from middleware.parse import TagStream
 from middleware.pipeline import ResolvedReply
-from middleware.proxy.upstream import delta_of
+from middleware.proxy.chunks import DONE, Envelope, piece_of
+from middleware.proxy.refusals import upstream_event
 from middleware.records import Record
 from middleware.resolve.market.day import market_of
 from middleware.rewrite import resolved_text
@@ -36,10 +34,10 @@ from middleware.segments import Segment, Tag, Text
 MAX_STREAMED_TAGS: Final = 64
 """Tags resolved one by one as they close; later ones wait for the end (one resolution)."""
 
-DONE: Final = "data: [DONE]\n\n"
-
 Preview = Callable[[str], ResolvedReply]
 Waits = Callable[[Tag], bool]
+Shown = Callable[[Tag, Record], str]
+"""What the client is shown in place of a resolved tag: its resolved tag, or its card line."""
 
 
 def priced_at_end(ruleset: Ruleset) -> Waits:
@@ -51,8 +49,10 @@ def priced_at_end(ruleset: Ruleset) -> Waits:
 class ReplyStream:
     """One reply's rewriting as it streams: ``feed`` a delta, get the text to send now."""
 
-    def __init__(self, preview: Preview, waits: Waits = lambda tag: False) -> None:
+    def __init__(self, preview: Preview, waits: Waits = lambda tag: False,
+                 shown: Shown = resolved_text) -> None:
         self._tags = TagStream()
+        self._shown = shown
         self._preview = preview
         self._waits = waits
         self._source: list[str] = []
@@ -74,17 +74,17 @@ class ReplyStream:
             return ""
         return self._send(segments)
 
-    def tail(self, done: Processed) -> str:
-        """The rest of the stored candidate's text, once the whole reply is stored."""
+    def tail(self, done: Processed, whole: str | None = None) -> str:
+        """The rest of ``whole``, the stored candidate as the client is shown it (default: its
+        text), once the whole reply is stored: what was sent is always the start of it."""
         self._tags.close()
-        segments = parse(self.reply)
-        tags = [s for s in segments if isinstance(s, Tag)]
+        whole = done.text if whole is None else whole
         sent = "".join(self._sent)
-        if len(tags) != len(done.records) or not done.text.startswith(sent):
-            get_logger().warning("stream-diverged", chat=done.chat, turn=done.turn,
-                                 candidate=done.candidate)  # a concurrent retry stored another
-            return done.text[len(sent):] if done.text.startswith(sent) else ""
-        return self._record("".join(_rest(segments, done.records, self._sent_to)))
+        if not whole.startswith(sent):  # cannot happen: the preview is the stored resolution
+            get_logger().error("stream-diverged", chat=done.chat, turn=done.turn,
+                               candidate=done.candidate)
+            return ""
+        return self._record(whole[len(sent):])
 
     def _send(self, segments: list[Segment]) -> str:
         ready = self._ready(segments)
@@ -116,7 +116,7 @@ class ReplyStream:
         if len(records) != self._streamed + len(tags):
             return None
         self._streamed += len(tags)
-        return [resolved_text(tag, record)
+        return [self._shown(tag, record)
                 for tag, record in zip(tags, records[-len(tags):], strict=True)]
 
     def _record(self, text: str) -> str:
@@ -124,48 +124,11 @@ class ReplyStream:
         return text
 
 
-def _rest(segments: Sequence[Segment], records: Sequence[Record], sent_to: int) -> list[str]:
-    """The rewritten text of ``segments`` from reply offset ``sent_to`` on."""
-    out: list[str] = []
-    pending = iter(records)
-    for segment in segments:
-        if isinstance(segment, Tag):
-            record = next(pending)
-            if segment.start >= sent_to:
-                out.append(resolved_text(segment, record))
-        elif segment.end > sent_to:
-            out.append(segment.text[max(0, sent_to - segment.start):])
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Envelope:
-    """What every ``chat.completion.chunk`` of one answer shares."""
-
-    id: str
-    model: str
-    created: int = field(default_factory=lambda: int(time.time()))
-
-    def event(self, delta: dict[str, Any], finish: str | None = None,
-              extra: dict[str, Any] | None = None) -> str:
-        """One SSE event carrying ``delta``."""
-        chunk = {"id": self.id, "object": "chat.completion.chunk", "created": self.created,
-                 "model": self.model,
-                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **(extra or {})}
-        return f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
-
-
 def gm_fields(done: Processed) -> dict[str, Any]:
     """The records beside the text (``gm_records``) and which candidate this is (``gm``)."""
     return {"gm_records": [r.model_dump(mode="json") for r in done.records],
             "gm": {"chat": done.chat, "turn": done.turn, "candidate": done.candidate,
                    "replayed": done.replayed}}
-
-
-def error_event(message: str) -> str:
-    """An OpenAI-style error object as an SSE event (the stream has begun: no status to set)."""
-    body = {"error": {"message": message, "type": "upstream_error", "code": 502}}
-    return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
 
 
 async def opened(chunks: AsyncGenerator[dict[str, Any], None]) -> AsyncGenerator[dict[str, Any], None]:
@@ -194,29 +157,43 @@ async def _chain(first: dict[str, Any],
 
 
 async def sse_reply(chunks: AsyncGenerator[dict[str, Any], None], reply: ReplyStream,
-                    store: Callable[[str], Awaitable[Processed]],
-                    envelope: Envelope) -> AsyncIterator[str]:
-    """The events of a streamed answer: rewritten text as it comes, then the records, then
-    ``[DONE]``. An upstream failure mid-stream ends it with an error event; nothing is stored."""
+                    store: Callable[[str], Awaitable[Processed]], shown: Callable[[Processed], str],
+                    envelope: Envelope) -> AsyncIterator[bytes]:
+    """The events of a streamed answer: rewritten text as it comes (the other delta fields passed
+    on as they come), then the rest of the stored candidate as shown, the upstream's
+    ``finish_reason`` with the records, its usage, ``[DONE]``. An upstream failure mid-stream ends
+    it with an error event; nothing is stored."""
     yield envelope.event({"role": "assistant", "content": ""})
+    finish, usage = None, None
     try:
         async for chunk in chunks:
-            if text := reply.feed(delta_of(chunk)):
-                yield envelope.event({"content": text})
+            piece = piece_of(chunk)
+            text = reply.feed(piece.content) if piece.content else ""
+            if delta := {**piece.others, **({"content": text} if text else {})}:
+                yield envelope.event(delta)
+            finish, usage = piece.finish or finish, piece.usage or usage
     except UpstreamError as exc:
-        yield error_event(str(exc))
+        yield upstream_event(exc)
         return
     finally:
         await chunks.aclose()
     done = await store(reply.reply)
-    if text := reply.tail(done):
+    if text := reply.tail(done, shown(done)):
         yield envelope.event({"content": text})
-    yield envelope.event({}, finish="stop", extra=gm_fields(done))
-    yield DONE
+    for event in ending(done, envelope, finish, usage):
+        yield event
 
 
-async def sse_stored(done: Processed, envelope: Envelope) -> AsyncIterator[str]:
-    """A retry's answer (SPEC §3): the stored text in one event, its records, ``[DONE]``."""
-    yield envelope.event({"role": "assistant", "content": done.text})
-    yield envelope.event({}, finish="stop", extra=gm_fields(done))
-    yield DONE
+def ending(done: Processed, envelope: Envelope, finish: str | None = None,
+           usage: dict[str, Any] | None = None) -> list[bytes]:
+    """The last events: the finish reason with the records (``gm_records``, ``gm``), the usage
+    when the upstream gave it, ``[DONE]``."""
+    usage_event = [envelope.usage(usage)] if usage is not None else []
+    return [envelope.event({}, finish=finish or "stop", extra=gm_fields(done)), *usage_event, DONE]
+
+
+async def sse_stored(done: Processed, shown: str, envelope: Envelope) -> AsyncIterator[bytes]:
+    """A retry's answer (SPEC §3): the stored text (as shown) in one event, its records, ``[DONE]``."""
+    yield envelope.event({"role": "assistant", "content": shown})
+    for event in ending(done, envelope):
+        yield event

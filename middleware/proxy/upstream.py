@@ -1,29 +1,52 @@
 """The model behind the proxy: an ``Upstream`` protocol and ``HttpUpstream`` over httpx (SPEC §7).
 
 The proxy takes an upstream client (STYLE habit 7): ``HttpUpstream`` talks to any OpenAI-compatible
-server at ``<base>/v1/chat/completions``; tests pass a fake. Every httpx error, error status and
-unreadable answer becomes ``UpstreamError`` here, the one place they are caught (STYLE habit 4).
+server; tests pass a fake. Every httpx error, error status and unreadable answer becomes
+``UpstreamError`` here, the one place they are caught (STYLE habit 4), and each is logged as an
+``upstream-failed`` event with its status.
+
+The URL is joined the way the OpenAI SDK joins ``base_url``: ``<base>/chat/completions`` and
+``<base>/models``. A base with no path at all (``http://127.0.0.1:11434``) is taken to mean its
+``/v1``, as servers such as llama.cpp, Ollama and vLLM serve it (``endpoint``).
+
+A stream is read with ``httpx-sse``: it splits lines on CR and LF only, as SSE says, so a raw
+U+2028, U+2029 or U+0085 inside an event's JSON (legal JSON) stays inside that event.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator
+import re
+from collections.abc import AsyncGenerator
+from http import HTTPStatus
 from typing import Any, Final, Protocol
+from urllib.parse import urlsplit
 
 import httpx
+from httpx_sse import EventSource, SSEError
 
 from middleware.errors import UpstreamError
 from middleware.json_input import JsonInputError, read_json
+from middleware.logs import get_logger
 from middleware.text import clean_json
 
-__all__ = ["HttpUpstream", "Upstream", "content_of", "delta_of"]
+__all__ = ["HttpUpstream", "Upstream", "content_of", "delta_of", "endpoint"]
 
 MAX_EVENTS: Final = 200_000
 """A streamed answer with more events than this is cut off (SPEC §8: bounded loops)."""
 
-_ERROR_TEXT: Final = 500
-"""How much of an upstream error body is quoted in our error."""
+MAX_CONNECTIONS: Final = 1024
+"""Connections open to the upstream at once: one per stream in flight (httpx's default of 100 made
+the 101st concurrent stream wait for a free one, and time out)."""
+
+_LOGGED_TEXT: Final = 300
+"""How much of an upstream error body goes into the log (never to the client)."""
+
+_SECRET: Final = re.compile(r"(?i)\b(?:sk|bearer)[-_ ][^\s\"',]+|[A-Za-z0-9_\-]{24,}")
+"""What looks like a key in an upstream's error text (it may echo the key sent): not logged."""
+
+_CODE: Final = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+"""An upstream error code passed on to the client: a short identifier, never free text."""
 
 
 class Upstream(Protocol):
@@ -40,8 +63,17 @@ class Upstream(Protocol):
         ...
 
     async def models(self, auth: str | None) -> dict[str, Any]:
-        """The upstream's ``/v1/models`` list (chat UIs ask for it to offer a model)."""
+        """The upstream's model list (chat UIs ask for it to offer a model)."""
         ...
+
+
+def endpoint(base_url: str, path: str) -> str:
+    """``base_url`` joined with ``path`` as the OpenAI SDK joins them (``<base>/<path>``); a base
+    with no path gets ``/v1`` first, the path OpenAI-compatible local servers serve."""
+    base = base_url.rstrip("/")
+    if urlsplit(base).path in ("", "/"):
+        base += "/v1"
+    return f"{base}/{path}"
 
 
 def content_of(answer: dict[str, Any]) -> str:
@@ -70,43 +102,48 @@ class HttpUpstream:
 
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  timeout: float = 300.0, transport: httpx.AsyncBaseTransport | None = None) -> None:
-        base = base_url.rstrip("/").removesuffix("/v1")  # "http://host:11434/v1" works too
-        self.base_url = base
+        self.base_url = base_url.rstrip("/")
+        self._completions = endpoint(base_url, "chat/completions")
+        self._models = endpoint(base_url, "models")
         self._key = api_key
-        self._client = httpx.AsyncClient(base_url=base, transport=transport,
-                                         timeout=httpx.Timeout(timeout, connect=10.0))
+        self._client = httpx.AsyncClient(
+            transport=transport, timeout=httpx.Timeout(timeout, connect=min(timeout, 30.0)),
+            limits=httpx.Limits(max_connections=MAX_CONNECTIONS, max_keepalive_connections=64))
 
     async def complete(self, body: dict[str, Any], auth: str | None) -> dict[str, Any]:
         """POST the request with ``stream: false``; the answer's JSON object."""
         try:
-            response = await self._client.post("/v1/chat/completions", headers=self._headers(auth),
+            response = await self._client.post(self._completions, headers=self._headers(auth),
                                                json={**body, "stream": False})
         except httpx.HTTPError as exc:
-            raise UpstreamError(f"upstream unreachable: {_describe(exc)}") from exc
-        _check_status(response.status_code, response.text)
+            raise failed(exc) from exc
+        _check_status(response, response.text)
         return _json_object(response.text)
 
     async def stream(self, body: dict[str, Any],
                      auth: str | None) -> AsyncGenerator[dict[str, Any], None]:
-        """POST the request with ``stream: true``; each SSE ``data:`` event up to ``[DONE]``."""
+        """POST the request with ``stream: true``; each SSE event's JSON up to ``[DONE]``."""
         request = {**body, "stream": True}
+        headers = {**self._headers(auth), "Accept": "text/event-stream"}
         try:
-            async with self._client.stream("POST", "/v1/chat/completions", json=request,
-                                           headers=self._headers(auth)) as response:
+            async with self._client.stream("POST", self._completions, json=request,
+                                           headers=headers) as response:
                 if response.status_code >= 400:
-                    _check_status(response.status_code, (await response.aread()).decode(errors="replace"))
-                async for chunk in _events(response.aiter_lines()):
+                    _check_status(response, (await response.aread()).decode(errors="replace"))
+                async for chunk in _events(EventSource(response)):
                     yield chunk
+        except SSEError as exc:
+            raise _logged(UpstreamError("the upstream did not answer with an event stream")) from exc
         except httpx.HTTPError as exc:
-            raise UpstreamError(f"upstream stream failed: {_describe(exc)}") from exc
+            raise failed(exc) from exc
 
     async def models(self, auth: str | None) -> dict[str, Any]:
-        """GET ``/v1/models``."""
+        """GET ``<base>/models``."""
         try:
-            response = await self._client.get("/v1/models", headers=self._headers(auth))
+            response = await self._client.get(self._models, headers=self._headers(auth))
         except httpx.HTTPError as exc:
-            raise UpstreamError(f"upstream unreachable: {_describe(exc)}") from exc
-        _check_status(response.status_code, response.text)
+            raise failed(exc) from exc
+        _check_status(response, response.text)
         return _json_object(response.text)
 
     async def aclose(self) -> None:
@@ -118,40 +155,77 @@ class HttpUpstream:
         return {"Authorization": value} if value else {}
 
 
-async def _events(lines: AsyncIterator[str]) -> AsyncGenerator[dict[str, Any], None]:
-    """Server-sent events: the JSON of each ``data:`` line; ``[DONE]`` or the end stops."""
+async def _events(source: EventSource) -> AsyncGenerator[dict[str, Any], None]:
+    """The JSON of each event's data; ``[DONE]`` or the end stops; an error event raises."""
     count = 0
-    async for line in lines:
-        if not line.startswith("data:"):
-            continue  # comments, event names, blank separators
-        data = line[len("data:"):].strip()
-        if data == "[DONE]" or count >= MAX_EVENTS:
-            return
-        count += 1
-        chunk = _json_object(data)
-        if "error" in chunk:
-            raise UpstreamError(f"upstream error mid-stream: {_quote(json.dumps(chunk['error']))}")
-        yield chunk
+    events = source.aiter_sse()
+    try:
+        async for event in events:
+            if not event.data:
+                continue  # an event with no data (a bare ``event:`` or ``id:``)
+            if event.data.strip() == "[DONE]" or count >= MAX_EVENTS:
+                return
+            count += 1
+            chunk = _json_object(event.data)
+            if "error" in chunk:
+                raise _logged(UpstreamError("the upstream failed mid-stream"), detail=event.data)
+            yield chunk
+    finally:
+        await events.aclose()
 
 
-def _check_status(status: int, text: str) -> None:
-    if status >= 400:
-        raise UpstreamError(f"upstream answered {status}: {_quote(text)}", status=status)
+def failed(exc: httpx.HTTPError) -> UpstreamError:
+    """An httpx failure as ours: a timeout (answered 504) or an unreachable upstream (502)."""
+    timed_out = isinstance(exc, httpx.TimeoutException)
+    message = "the upstream did not answer in time" if timed_out else "the upstream is unreachable"
+    return _logged(UpstreamError(message, timed_out=timed_out), detail=_describe(exc))
+
+
+def _check_status(response: httpx.Response, text: str) -> None:
+    status = response.status_code
+    if status < 400:
+        return
+    phrase = _phrase(status)
+    raise _logged(UpstreamError(f"the upstream answered {status} {phrase}", status=status,
+                                retry_after=response.headers.get("retry-after"),
+                                code=_code_of(text)), detail=text)
+
+
+def _code_of(text: str) -> str | None:
+    """The ``error.code`` (or ``error.type``) the upstream gave, when it is a short identifier."""
+    try:
+        error = json.loads(text).get("error")
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    if not isinstance(error, dict):
+        return None
+    code = error.get("code") or error.get("type")
+    return code if isinstance(code, str) and _CODE.fullmatch(code) else None
+
+
+def _logged(error: UpstreamError, detail: str = "") -> UpstreamError:
+    get_logger().warning("upstream-failed", status=error.status, reason=str(error),
+                         timed_out=error.timed_out,
+                         detail=_SECRET.sub("[redacted]", detail[:_LOGGED_TEXT]))
+    return error
 
 
 def _json_object(text: str) -> dict[str, Any]:
     try:  # bounded JSON, every lone surrogate replaced (middleware.text), as for requests
         value = clean_json(read_json(text, "the upstream answer"))
     except JsonInputError as exc:
-        raise UpstreamError(f"upstream answer is not JSON: {_quote(text)}") from exc
+        raise _logged(UpstreamError("the upstream answer is not JSON"), detail=text) from exc
     if not isinstance(value, dict):
-        raise UpstreamError("upstream answer is not a JSON object")
+        raise _logged(UpstreamError("the upstream answer is not a JSON object"), detail=text)
     return value
-
-
-def _quote(text: str) -> str:
-    return text[:_ERROR_TEXT] + ("…" if len(text) > _ERROR_TEXT else "")
 
 
 def _describe(exc: httpx.HTTPError) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "error"

@@ -1,0 +1,77 @@
+"""The chat's history as the model wrote it: a reply the chat was shown as cards (``--display
+cards``) comes back in the next request as cards, and the proxy puts the stored resolved text in
+its place before the request goes upstream (the model keeps reading the engine's resolved tags)
+and before the kept candidate is matched (by that text).
+
+A shown text is matched against the stored candidates of its turn, as ``for_people`` shows them;
+what was found (or not) is kept in a bounded cache, filled too as each answer is shown, so a long
+chat is read from the store once, not on every request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from cachetools import LRUCache
+
+from middleware.display import for_people
+from middleware.engine import Engine, Processed
+from middleware.proxy.chat import ChatRequest, Message
+
+_Key = tuple[str, int, str]
+
+
+class ShownReplies:
+    """The resolved texts of replies shown as cards, per chat and turn (and by shown text)."""
+
+    def __init__(self, engine: Engine, size: int) -> None:
+        self._engine = engine
+        self._known: LRUCache[_Key, str | None] = LRUCache(maxsize=size)
+        self._texts: LRUCache[str, str] = LRUCache(maxsize=size)
+
+    def shown(self, done: Processed) -> str:
+        """``done`` as the chat is shown it (cards), remembered for when it comes back."""
+        text = for_people(done.text, done.records)
+        self._known[(done.chat, done.turn, text.strip())] = done.text
+        self._texts[text.strip()] = done.text
+        return text
+
+    def known(self, ask: ChatRequest) -> ChatRequest:
+        """``ask`` with every assistant message this proxy showed (and still remembers) put back
+        as its stored text, before the chat is known: the chat's tree then finds its candidates
+        by their resolved tags. What it no longer remembers ``restored`` reads from the store."""
+        texts = {i: self._texts[m.text.strip()] for i, m in enumerate(ask.messages)
+                 if m.role == "assistant" and m.text.strip() in self._texts}
+        return with_texts(ask, texts) if texts else ask
+
+    async def restored(self, chat: str, ask: ChatRequest) -> ChatRequest:
+        """``ask`` with every assistant message that is a stored candidate shown as cards
+        replaced by that candidate's resolved text (a message matching none stays as sent)."""
+        last = await self._engine.store.last_turn(chat)
+        texts: dict[int, str] = {}
+        turn = 0
+        for index, message in enumerate(ask.messages):
+            turn += message.role == "user"
+            if message.role == "assistant" and 1 <= turn <= last:
+                resolved = await self._resolved(chat, turn, message.text.strip())
+                if resolved is not None and resolved.strip() != message.text.strip():
+                    texts[index] = resolved
+        return with_texts(ask, texts) if texts else ask
+
+    async def _resolved(self, chat: str, turn: int, shown: str) -> str | None:
+        key = (chat, turn, shown)
+        if key not in self._known:
+            candidates = await self._engine.candidates(chat, turn)
+            self._known[key] = next((c.text for c in reversed(candidates)
+                                     if for_people(c.text, c.records).strip() == shown), None)
+        return self._known[key]
+
+
+def with_texts(ask: ChatRequest, texts: Mapping[int, str]) -> ChatRequest:
+    """``ask`` with the messages at the given indexes given new text (body and messages both)."""
+    listed: Sequence[dict[str, object]] = ask.body["messages"]
+    body = {**ask.body, "messages": [{**m, "content": texts[i]} if i in texts else m
+                                     for i, m in enumerate(listed)]}
+    messages = tuple(Message(m.role, texts[i]) if i in texts else m
+                     for i, m in enumerate(ask.messages))
+    return ChatRequest(body, messages, ask.stream, ask.model)

@@ -1,0 +1,100 @@
+"""The chat shown a reply people want to read (``--display cards``) while the model keeps reading
+the engine's resolved tags (SPEC §7 proxy): ``for_people`` on stored candidates, and the proxy
+over real HTTP."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from middleware.display import card_line, for_people
+from middleware.engine import Engine
+from middleware.proxy import ServeOptions
+from middleware.rules.registry import load_bundled
+from middleware.sheet.party import read_party
+from middleware.stores.memory import MemoryStore
+from tests.proxy.conftest import ADA, CHECK, TIMEOUT, chat_for, ember, history
+from tests.proxy.fake_upstream import Answer, FakeUpstream, served
+
+ROPE = '[inventory: action="add" item="Rope" who="Ada" count="2"]'
+REPLY = f"Ada heaves. {CHECK} It gives. {ROPE} [weird: tag] Onward."
+CARDS = ServeOptions(display="cards", timeout=TIMEOUT)
+
+
+async def test_a_check_and_an_inventory_tag_read_as_one_line_each() -> None:
+    """CHK-REC / ITM-BAG records shown to people: the throw and its arithmetic against the
+    number, the verdict; who got what and how many they hold. Other bracketed text stays as written."""
+    engine = Engine(MemoryStore())
+    await engine.create_game("c", ember().ruleset, [ADA], seed=3)
+    await engine.user("c", 1, "Go.")
+    done = await engine.process("c", 1, REPLY, dice=[5, 6])
+    assert ("Ada heaves. 🎲 Scrap 2d6 5+6 +3 = 14 vs 8: success It gives. "
+            "🎒 Ada gets 2 × Rope (now 2) [weird: tag] Onward.") == for_people(done.text, done.records)
+
+
+async def test_a_purchase_a_refusal_and_a_place_read_as_lines() -> None:
+    """ITM-MARKET buys priced where the reply ends, a refused buy with its reason, the place."""
+    engine = Engine(MemoryStore())
+    rules = load_bundled("brass-fair")
+    party = read_party(rules, [{"name": "Bram", "player": True,
+                                "bag": [{"coins": "crown", "count": 3}]}])
+    await engine.create_game("m", rules, party, seed=11)
+    await engine.user("m", 1, "Shopping.")
+    done = await engine.process("m", 1, '[place: name="Millbrook" size="fair town"] '
+                                        '[inventory: action="buy" item="Honey cake" who="Bram"] '
+                                        '[inventory: action="buy" item="Warhorse" who="Bram"]')
+    assert ["📍 Millbrook (fair town), day 1", "🎒 Bram buys Honey cake for 2 coppers (now 1)",
+            "🎒 Bram cannot buy Warhorse: unknown item"] == [card_line(r) for r in done.records]
+
+
+def content_of(events: list[dict[str, Any]]) -> str:
+    return "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
+
+
+async def streamed(http: httpx.AsyncClient, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    body = {"model": "m", "messages": messages, "stream": True}
+    async with http.stream("POST", "/v1/chat/completions", json=body) as response:
+        raw = (await response.aread()).decode()
+    return [json.loads(line[6:]) for line in raw.split("\n") if line.startswith("data: {")]
+
+
+async def test_cards_are_shown_streamed_and_not_with_the_records_beside_them() -> None:
+    """With ``--display cards`` the chat sees card lines, streamed or not, exactly
+    ``for_people`` of the stored candidate; ``gm_records`` still carries the records."""
+    upstream = FakeUpstream([Answer(REPLY), Answer(REPLY)])
+    messages = history("I heave.")
+    async with served(upstream, CARDS) as proxy, proxy.client() as http:
+        plain = (await http.post("/v1/chat/completions",
+                                 json={"model": "m", "messages": messages})).json()
+        events = await streamed(http, messages)
+        stored = await proxy.engine.candidates(chat_for(messages), 1)
+    shown = [for_people(c.text, c.records) for c in stored]
+    assert shown == [plain["choices"][0]["message"]["content"], content_of(events)]
+    assert all("🎲 Scrap 2d6" in text and "rolls=" not in text for text in shown)
+    assert ["skill_check", "inventory"] == [r["tag"] for r in plain["gm_records"]]
+
+
+async def test_a_cards_reply_and_a_tags_reply_sent_back_make_the_same_upstream_request() -> None:
+    """The chat sends turn 1's reply back as it was shown (cards), or as the stored tags: the
+    model is asked with the same messages either way (the resolved tags), and the kept
+    candidate is found by it (the first of two, not the newest)."""
+    upstream = FakeUpstream([Answer(REPLY), Answer(f"{REPLY} Again."), Answer("Next."),
+                             Answer("Next.")])
+    first = history("I heave.")
+    async with served(upstream, CARDS) as proxy, proxy.client() as http:
+        kept = (await http.post("/v1/chat/completions",
+                                json={"model": "m", "messages": first})).json()
+        await http.post("/v1/chat/completions", json={"model": "m", "messages": first})
+        chat = chat_for(first)
+        stored = (await proxy.engine.candidates(chat, 1))[0].text
+        as_cards = kept["choices"][0]["message"]["content"]
+        for reply in (as_cards, stored):
+            await http.post("/v1/chat/completions",
+                            json={"model": "m", "messages": history("I heave.", reply, "On.")})
+        selected = (await proxy.engine.store.get_turn(chat, 1))
+    assert "🎲" in as_cards and as_cards != stored
+    assert upstream.seen[2]["messages"] == upstream.seen[3]["messages"]
+    assert stored == upstream.seen[2]["messages"][2]["content"]
+    assert selected is not None and 0 == selected.selected
