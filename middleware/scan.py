@@ -56,29 +56,28 @@ def _events(text: str) -> list[int]:
     """
     events = _positions(text, "]")
     for opener in _QUOTES:
-        events += [i for i in _positions(text, opener) if i and _opens_value(text, i)]
+        events += [i for i in _positions(text, opener)
+                   if i and (_opens_value(text, i, -1) or _first_in_body(text, i))]
     events.sort()
     return events
 
 
-def _opens_value(text: str, at: int) -> bool:
-    """Whether the quote at ``at`` opens a value: after whitespace or "=", or first in a body
-    (right after a header's ":"; a ":" anywhere else is part of a word).
+def _opens_value(text: str, at: int, body: int) -> bool:
+    """Whether the quote at ``at`` opens a value in the body starting at ``body``: after
+    whitespace or "=", or first in the body (right after its header's ":"; a ":" anywhere else,
+    a nested header's included, is part of a word).
 
     This must agree with the grammar's quoted terminals (``(?<![^\\s=])``, each body lexed on
     its own so its start counts as a start); ``str.isspace`` is the very test behind re's ``\\s``.
     """
     before = text[at - 1]
-    if before.isspace() or before == "=":
-        return True
-    return before == ":" and _HEADER_END.search(text, max(0, at - _HEADER_MAX), at) is not None
+    return before.isspace() or before == "=" or at == body
 
 
-_HEADER_END: Final = re.compile(
-    r"\[[ \t]{0,8}(?:skill_check|inventory|place|loot)[ \t]{0,8}:\Z", re.IGNORECASE | re.ASCII
-)
-"""A header ending where a search ends (its ``endpos``): the ":" before a body."""
-_HEADER_MAX: Final = 1 + 8 + len("skill_check") + 8 + 1
+def _first_in_body(text: str, at: int) -> bool:
+    """A quote that opens a value only where a body starts (after a ":")."""
+    before = text[at - 1]
+    return before == ":"
 
 
 def _positions(text: str, char: str) -> list[int]:
@@ -135,12 +134,12 @@ class _Scanner:
         character. Tags do not overlap and the first failed glance is the last, so all the
         glances of a text read it twice at most.
         """
-        text, bracket = self._text, self._text.find("]", at)
+        text, bracket, body = self._text, self._text.find("]", at), at
         if bracket < 0:
             return None
         while (quote := _QUOTE.search(text, at, bracket)) is not None:
             at = quote.end()
-            if _opens_value(text, quote.start()):
+            if _opens_value(text, quote.start(), body):
                 closer = _CLOSERS[quote.group(), self._final].search(text, at, bracket + 1)
                 if closer is None:
                     return None  # the value runs past this "]", or may never close
@@ -152,8 +151,13 @@ class _Scanner:
         events, path, loose = self._event_list(), [], 0
         i = bisect_left(events, at)
         while i < len(events) and (event := events[i]) not in self._dead:
-            path.append(event)
-            if (char := self._text[event]) == "]":
+            char = self._text[event]
+            if char != "]" and not _opens_value(self._text, event, at):
+                i += 1  # a quote after a ":" that is not this body's start: a letter
+                continue
+            if event != at:  # the body's own first quote opens only for this body
+                path.append(event)
+            if char == "]":
                 return _Closed(event, loose)
             closer = self._next_closer(char, event)
             if closer is None and not self._final:

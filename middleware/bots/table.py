@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from middleware.bots.conversation import Conversation, Line, said_event
-from middleware.bots.played import Display, NotNow, Played, Pressed, as_resolved
+from middleware.bots.played import Display, NotNow, Played, Pressed
 from middleware.bots.post import read_button
 from middleware.bots.prompt import PromptBuilder, messages
 from middleware.bots.seats import Sat, Speaker, seat_of
 from middleware.character.events import speaking
 from middleware.dice import derive_seed
+from middleware.display import for_people
 from middleware.engine import Engine, Processed
 from middleware.errors import GameError
 from middleware.gm_view import ViewOptions, build_view
@@ -69,7 +70,7 @@ class Table:
     """Plays turns of the games of many chats on one engine, asking ``upstream`` for replies."""
 
     def __init__(self, engine: Engine, upstream: Upstream, config: TableConfig, *,
-                 prompt: PromptBuilder = build_view, display: Display = as_resolved) -> None:
+                 prompt: PromptBuilder = build_view, display: Display = for_people) -> None:
         self.engine = engine
         self.upstream = upstream
         self.config = config

@@ -123,7 +123,8 @@ async def proxy_app(games: GameConfig, url: str, api_key: str | None, store_url:
         await upstream.aclose()
         await engine.store.close()
 
-    return ProxyApp(create_app(engine, upstream, games, options, view), engine, close)
+    return ProxyApp(create_app(engine, upstream, games, options=options, inject=view), engine,
+                    close)
 
 
 async def _serve(games: GameConfig, url: str, api_key: str | None, store_url: str,

@@ -27,8 +27,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from middleware.items.stack_limits import BAG_STACKS
 from middleware.names import normalize_name
+from middleware.rules.stack_limits import BAG_STACKS
 from middleware.state import Stack
 
 Bag = tuple[Stack, ...]

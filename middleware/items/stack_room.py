@@ -18,7 +18,7 @@ memory of a reply are bounded by these numbers, never by the count.
 from __future__ import annotations
 
 from middleware.items.bag import Bag, Goods, is_loose, positions
-from middleware.items.stack_limits import BAG_STACKS, REPLY_STACKS
+from middleware.rules.stack_limits import BAG_STACKS, REPLY_STACKS
 from middleware.state import GameState
 
 __all__ = ["BAG_STACKS", "REPLY_STACKS", "cut_line", "fitting", "new_stacks_left", "stacks_in"]

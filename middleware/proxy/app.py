@@ -99,7 +99,7 @@ class _Turn:
 
 
 def create_app(engine: Engine, upstream: Upstream, games: GameConfig,
-               options: ServeOptions | None = None,
+               *, options: ServeOptions | None = None,
                inject: InjectConfig | None = None) -> Starlette:
     """The proxy as an ASGI app over ``engine``, asking ``upstream`` for replies; ``inject`` says
     how the GM's view goes into each upstream request (default: both blocks)."""

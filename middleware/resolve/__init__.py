@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from middleware.dice import Dice
-from middleware.items.stack_limits import REPLY_STACKS
 from middleware.records import Record
+from middleware.rules.stack_limits import REPLY_STACKS
 from middleware.segments import Tag
 from middleware.state import GameState, Place
 

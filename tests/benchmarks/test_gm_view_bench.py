@@ -107,7 +107,7 @@ def _request_runner(mode: str) -> Any:
     ruleset = load_bundled("brass-fair")
     engine = Engine(MemoryStore())
     app = create_app(engine, _AtOnce(), GameConfig(ruleset, party_of_four(), seed=9),
-                     InjectConfig(mode=mode))  # type: ignore[arg-type]
+                     inject=InjectConfig(mode=mode))  # type: ignore[arg-type]
     loop = asyncio.new_event_loop()
     client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gm")
     body = {"model": "gm", "messages": [

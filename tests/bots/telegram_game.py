@@ -4,6 +4,7 @@ and what the engine stored."""
 
 from __future__ import annotations
 
+from middleware.display import for_people
 from middleware.resolve.checks.record import CheckRecord
 from tests.bots.conftest import Rig
 from tests.bots.telegram_fake import Call, FakeTelegram, user
@@ -33,8 +34,8 @@ async def play_a_short_game(telegram: FakeTelegram, rig: Rig) -> None:
         assert update["message"]["message_id"] == _quoted(posted)
     texts = [c.params["text"] for c in telegram.sent()]
     stored = [(await rig.engine.candidates(CHAT, t))[0] for t in (1, 2, 3)]
-    assert [c.text for c in stored] == texts
-    assert texts[0].startswith('Wren climbs [skill_check: skill="Climb" dc="7" rolls=')
+    assert [for_people(c.text, c.records) for c in stored] == texts
+    assert texts[0].startswith('Wren climbs 🎲 Climb 2d6')
     assert "Bob (as Tobiah Crane): I count the crates." == rig.sent(1)[-1]["content"]
     assert {"↻ Again", "🎲 Dice"} == set(buttons(telegram.sent()[0]))
     assert {"↻ Again"} == set(buttons(telegram.sent()[2]))
@@ -71,7 +72,8 @@ async def redelivery_edit_and_buttons(telegram: FakeTelegram, rig: Rig) -> None:
     await telegram.until(lambda t: len(t.sent("answerCallbackQuery")) == 2)
     assert 3 == len(rig.model.seen) and 3 == len(await rig.engine.candidates(CHAT, 1))
     regenerated = telegram.sent()[4]
-    assert (await rig.engine.candidates(CHAT, 1))[2].text == regenerated.params["text"]
+    third = (await rig.engine.candidates(CHAT, 1))[2]
+    assert for_people(third.text, third.records) == regenerated.params["text"]
 
     await telegram.push(telegram.press(ADA, regenerated, buttons(regenerated)["◀ Previous"]))
     await telegram.until(lambda t: len(t.sent("editMessageText")) == 1)

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from middleware.bots.extras import MissingExtra, require
 from middleware.cli import app
+from middleware.display import for_people
 from middleware.engine import Engine
 from middleware.stores import open_store
 from tests.bots.conftest import ROOT
@@ -48,12 +49,12 @@ async def test_the_telegram_bot_command_plays_a_turn(tmp_path: Path) -> None:
         finally:
             process.send_signal(signal.SIGINT)
             await asyncio.wait_for(process.wait(), 60)
-    assert telegram.sent()[0].params["text"].startswith('Wren climbs [skill_check: skill="Climb"')
+    assert telegram.sent()[0].params["text"].startswith('Wren climbs 🎲 Climb 2d6')
     assert "gm-model" == model.seen[0]["model"]
     store = await open_store(f"sqlite:///{tmp_path}/bot.db")
     try:
         [stored] = await Engine(store).candidates("telegram:-1001", 1)
-        assert telegram.sent()[0].params["text"] == stored.text
+        assert telegram.sent()[0].params["text"] == for_people(stored.text, stored.records)
     finally:
         await store.close()
 

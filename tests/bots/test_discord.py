@@ -13,6 +13,7 @@ import pytest
 from discord.ext import commands
 
 from middleware.bots.discord_cog import TableCog
+from middleware.display import for_people
 from middleware.resolve.checks.record import CheckRecord
 from tests.bots.conftest import Rig
 from tests.bots.discord_fake import (
@@ -87,7 +88,7 @@ async def test_a_short_game_through_the_cog(running: Running) -> None:
         assert int(said["id"]) == running.discord.posted()[-1].body["message_reference"]["message_id"]
     texts = [c.body["content"] for c in running.discord.posted()]
     stored = [(await running.rig.engine.candidates(CHAT, t))[0] for t in (1, 2, 3)]
-    assert [c.text for c in stored] == texts
+    assert [for_people(c.text, c.records) for c in stored] == texts
     assert "Bob (as Tobiah Crane): I count the crates." == running.rig.sent(1)[-1]["content"]
     assert {"↻ Again", "🎲 Dice"} == set(labels(running.discord.posted()[0]))
     state = await running.rig.engine.state(CHAT)
@@ -121,7 +122,8 @@ async def test_redelivery_edit_and_buttons_through_the_cog(running: Running) -> 
     await fake.until(lambda d: len(d.callbacks()) == 2)
     assert 3 == len(rig.model.seen) and 3 == len(await rig.engine.candidates(CHAT, 1))
     regenerated = fake.posted()[4]
-    assert (await rig.engine.candidates(CHAT, 1))[2].text == regenerated.body["content"]
+    third = (await rig.engine.candidates(CHAT, 1))[2]
+    assert for_people(third.text, third.records) == regenerated.body["content"]
 
     running.press(ADA, regenerated, "◀ Previous")
     await fake.until(lambda d: len(d.callbacks()) == 3)

@@ -28,10 +28,11 @@ async def test_a_turn_asks_once_and_posts_the_resolved_reply(rig: Rig) -> None:
     assert 1 == len(rig.model.seen)
     [check] = played.records
     assert isinstance(check, CheckRecord) and check.status == "resolved"
-    assert played.text.startswith('Wren climbs [skill_check: skill="Climb" dc="7" rolls=')
+    assert played.text.startswith('Wren climbs 🎲 Climb 2d6')
+    assert played.resolved.startswith('Wren climbs [skill_check: skill="Climb" dc="7" rolls=')
     system, state, user = rig.sent()
     assert "[skill_check:" in system["content"] and "Climb, Slip Past" in system["content"]
-    assert "Wren Ashby (speaking now)" in state["content"]
+    assert "Wren Ashby (player)" in state["content"]
     assert {"role": "user", "content": "Ada (as Wren Ashby): I climb to the lamp."} == user
     assert "fake-gm" == rig.model.seen[-1]["model"]
     stored = await rig.engine.candidates(CHAT, 1)
@@ -76,7 +77,7 @@ async def test_each_speaker_plays_their_own_member(rig: Rig) -> None:
     assert {"role": "user", "content": "Bob (as Tobiah Crane): I count the crates."} == rig.sent()[-1]
     ada = await rig.table.play(CHAT, ADA, "I climb.")
     assert "Wren Ashby" == ada.who
-    assert "Wren Ashby (speaking now)" in rig.sent()[-2]["content"]
+    assert "Wren Ashby (player)" in rig.sent()[-2]["content"]
 
 
 async def test_configured_seats_win(rig: Rig) -> None:

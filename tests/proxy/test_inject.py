@@ -82,7 +82,7 @@ async def test_inject_off_over_http_sends_the_clients_request_unchanged() -> Non
     engine = Engine(MemoryStore())
     async with serving(model.app()) as model_url:
         upstream = HttpUpstream(model_url + "/v1", timeout=TIMEOUT)
-        app = create_app(engine, upstream, ember(), InjectConfig(mode="off"))
+        app = create_app(engine, upstream, ember(), inject=InjectConfig(mode="off"))
         async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as client:
             await client.post("/v1/chat/completions", json=body(history("Hello.")))
         await upstream.aclose()

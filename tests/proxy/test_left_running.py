@@ -74,10 +74,11 @@ async def test_a_chat_evicted_from_memory_is_read_back_from_the_store_whole() ->
     chats = [history("Hello.", system=f"Chat {n}.") for n in range(3)]
     async with served(upstream, ServeOptions(chats=1, timeout=TIMEOUT)) as proxy, \
             proxy.client() as http:
-        for messages in chats:
-            await http.post("/v1/chat/completions", json={"model": "m", "messages": messages})
+        replies = [(await http.post("/v1/chat/completions", json={"model": "m", "messages": m}))
+                   .json()["choices"][0]["message"]["content"] for m in chats]
         first = chats[0][1:]
-        again = history(first[0]["content"], "Got it.", "Drop it.", system="Chat 0.")
+        # the reply sent back as the chat kept it: an edited reply would be another candidate
+        again = history(first[0]["content"], replies[0], "Drop it.", system="Chat 0.")
         answer = (await http.post("/v1/chat/completions",
                                   json={"model": "m", "messages": again})).json()
         kept = len(proxy.engine._games)

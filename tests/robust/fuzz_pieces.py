@@ -11,7 +11,6 @@ import random
 from functools import cache
 
 from middleware.dice import Dice
-from middleware.items.stack_limits import REPLY_STACKS
 from middleware.items.stack_room import stacks_in
 from middleware.pipeline import MAX_GOODS_TAGS, ResolvedReply, resolve_reply
 from middleware.records import model_json
@@ -20,6 +19,7 @@ from middleware.resolve.dispatch import records_json
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import load_bundled
 from middleware.rules.ruleset import Ruleset
+from middleware.rules.stack_limits import REPLY_STACKS
 from middleware.sheet.party import read_party
 from middleware.state import GameState, Place
 from tests.conftest import compat_path

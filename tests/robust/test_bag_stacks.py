@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from middleware.errors import RulesetError
-from middleware.items.stack_limits import BAG_STACKS
 from middleware.items.stack_room import REPLY_STACKS, stacks_in
 from middleware.rules.load import load_ruleset
+from middleware.rules.stack_limits import BAG_STACKS
 from middleware.state import Stack
 from tests.conftest import compat_json
 from tests.items.inventory_helpers import bram, juno, record, reply, state_of

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from middleware.engine import Engine
 from middleware.rules.load import load_ruleset
+from middleware.state import Character, Sheet
 from middleware.stores import Store
 from tests.conftest import compat_path
-from tests.pipeline.conftest import ADA, JUNO
 from tests.proxy.conftest import FakeModel, ember, running_proxy
 
 EMPTY_TURNS = 10_000
+ADA = Character(name="Ada", player=True,
+                sheet=Sheet.model_validate({"v": 1, "build": {"abilities": {"brawn": 2},
+                                                              "skills": {"scrap": "trained"}}}))
+JUNO = Character(name="Juno")
 CHECK = '[skill_check: skill="Scrap" dc="8"]'
 
 

@@ -61,7 +61,7 @@ async def test_a_request_with_lone_surrogates_is_answered() -> None:
     assert 200 == response.status_code, response.text
     answer = response.json()
     assert "She climbs \ufffd. [skill_check:" in answer["choices"][0]["message"]["content"]
-    assert "I climb \ufffd up." == model.seen[0]["messages"][1]["content"]
+    assert "I climb \ufffd up." == model.seen[0]["messages"][-1]["content"]
     assert "resolved" == answer["gm_records"][0]["status"]
 
 

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from math import ceil
 
 from middleware.errors import Problem
-from middleware.items.stack_limits import BAG_STACKS
 from middleware.rules.audit.item_entries import Vocab
 from middleware.rules.items import GearLine, ItemsBlock
+from middleware.rules.stack_limits import BAG_STACKS
 
 BLOCK = "$.items"
 
