@@ -6,34 +6,14 @@ Each test states what a caller of any store sees; the ``store`` fixture yields e
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from middleware.errors import GameError, StoreError
-from middleware.stores import MemoryStore, SQLiteStore, Store
+from middleware.stores import Store
 from middleware.stores.base import CandidateRow, GameRow, TurnRow
-from middleware.stores.postgres import PostgresStore
 from tests.rulesets import bundled_json
-from tests.stores.pg import fresh_schema
-
-KINDS = ["memory", "sqlite", "postgres"]
-
-
-@pytest.fixture(params=KINDS)
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    if request.param == "postgres":
-        async with fresh_schema() as url:
-            made: Store = await PostgresStore.open(url)
-            yield made
-            await made.close()
-        return
-    made = MemoryStore() if request.param == "memory" else await SQLiteStore.open(
-        tmp_path / "game.db")
-    yield made
-    await made.close()
 
 
 def a_game(chat: str = "millbrook", ruleset: str = "cinder-watch") -> GameRow:
