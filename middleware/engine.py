@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import orjson
@@ -93,9 +93,10 @@ class Engine:
 
     async def process(
         self, chat: str, turn: int, reply: str, *, key: str | None = None,
-        seed: int | None = None, dice: Sequence[int] = (),
+        seed: int | None = None, dice: Sequence[int] = (), notes: Sequence[Record] = (),
     ) -> Processed:
-        """Resolve ``reply`` as a new candidate of ``turn`` and store it (SPEC §3)."""
+        """Resolve ``reply`` as a new candidate of ``turn`` and store it (SPEC §3). ``notes`` are
+        records a face adds after the tags' (the proxy's tool loop cut at its bound)."""
         if key is not None and (found := await self.store.find_candidate(chat, turn, key)):
             return _processed(found, replayed=True)
         game = await self.game(chat)
@@ -105,6 +106,9 @@ class Engine:
         ctx = Context(ruleset=await self.ruleset(chat), dice=Dice(seed, dice), chat=chat,
                       turn=turn, odds=self._odds, seed=game.seed)
         done = resolve_reply(reply, start, ctx)
+        if notes:
+            done = replace(done, records=(*done.records, *notes),
+                           timings=(*done.timings, *(0.0 for _ in notes)))
         stored = await self.store.add_candidate(CandidateRow(
             chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
             records=Encoded(records_json(done.records)),

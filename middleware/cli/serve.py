@@ -71,6 +71,9 @@ def serve_command(
                                                          "comments (0: none).")] = 10.0,
     upstream_timeout: Annotated[float, typer.Option(min=1, help="Seconds the upstream may take "
                                                                "to answer (504 past it).")] = 300.0,
+    tools: Annotated[bool, typer.Option(help="Tool mode: the model calls the Engine's functions "
+                                             "(skill_check, inventory, ...) instead of writing "
+                                             "tags.")] = False,
 ) -> None:
     """Run the OpenAI-compatible proxy: point a chat UI at http://HOST:PORT/v1."""
     level = getattr(logging, log_level.upper(), logging.INFO)
@@ -86,7 +89,7 @@ def serve_command(
         raise typer.Exit(2) from exc
     options = ServeOptions(display="cards" if display == "cards" else "tags", max_body=max_body,
                            auth_token=auth_token or None, keepalive=keepalive, chats=chats,
-                           timeout=upstream_timeout)
+                           timeout=upstream_timeout, tools=tools)
     asyncio.run(_serve(games, upstream, api_key, store, options, host, port, level, view))
 
 

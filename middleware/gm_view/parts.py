@@ -43,11 +43,14 @@ class ViewOptions:
     ``part_cap`` holds every part (``caps`` overrides it by part name, e.g. ``{"bags": 8000}``);
     ``budget`` holds both blocks together. The rules block is cut to the budget first, from the
     ruleset alone, so it stays byte-identical from turn to turn; the state block has what is left.
+    ``tools``: the game is played in tool mode (``serve --tools``), so the rules block teaches
+    function calls and no tags (``rules_tools``).
     """
 
     part_cap: int = 6000
     budget: int = 32000
     caps: Mapping[str, int] = field(default_factory=dict)
+    tools: bool = False
 
     def cap_for(self, name: str) -> int:
         return self.caps.get(name, self.part_cap)

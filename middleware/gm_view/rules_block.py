@@ -3,7 +3,8 @@
 It reads only the ruleset and the layers the game was created with (they never change during a
 game), so providers' prompt caches hit on every turn. Parts, in order: what the Engine does with
 dice and results, the ruleset author's own guidance (``gm.checkGuidance`` / ``gm.sheetGuidance``),
-the check parts (``rules_checks``), the place tag and the item parts (``rules_items``).
+the check parts (``rules_checks``), the place tag and the item parts (``rules_items``). In tool
+mode (``ViewOptions.tools``) the block teaches the functions instead, and no tag (``rules_tools``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from middleware.cache import IdentityCache
 from middleware.gm_view.parts import Part, ViewOptions, capped, joined, safe
 from middleware.gm_view.rules_checks import check_parts
 from middleware.gm_view.rules_items import item_parts
+from middleware.gm_view.rules_tools import ENGINE as TOOLS_ENGINE
+from middleware.gm_view.rules_tools import tool_parts
 from middleware.resolve.dice import dice_instructions
 from middleware.resolve.sheet.teach import sheet_instructions
 from middleware.rules.layers import ladder_of
@@ -34,12 +37,18 @@ _BLOCKS: IdentityCache[str] = IdentityCache(64)
 def rules_block(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
     """The Rules block of a game of ``ruleset`` with ``layers`` on, within the budget; worked out
     once per ruleset object, layers and options (it is the same text every turn)."""
-    key = (layers, options.part_cap, options.budget, tuple(sorted(options.caps.items())))
+    key = (layers, options.part_cap, options.budget, tuple(sorted(options.caps.items())),
+           options.tools)
     return _BLOCKS.get((ruleset,), key, lambda: _build(ruleset, layers, options))
 
 
 def _build(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
     ladder = ladder_of(ruleset, layers)
+    if options.tools:
+        parts = [Part("engine", "", (TOOLS_ENGINE,)),
+                 Part("guidance", "", tuple(_guidance(ruleset.gm))),
+                 *tool_parts(ruleset, layers, tuple(ladder))]
+        return joined(capped(parts, options), options.budget, TITLE)
     parts = [Part("engine", "", (ENGINE,)),
              Part("guidance", "", tuple(_guidance(ruleset.gm))),
              *check_parts(ruleset, tuple(ladder)),

@@ -177,3 +177,9 @@ def _charms(ruleset: Ruleset) -> Iterator[str]:
     if found:
         yield ('use="<entry>" spends a catalog entry the roller has marked on their sheet: '
                + ", ".join(found) + ".")
+
+
+def roll_line(res: AnyResolution) -> str:
+    """What this game throws for a check and what its difficulty number means, in words (tool
+    mode's rules block, where the form is the function's own)."""
+    return f"This game rolls {_dice(res)}; the difficulty (dc) is {_DC_MEANS[res.kind]}."

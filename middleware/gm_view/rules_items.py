@@ -51,14 +51,28 @@ def _plain_inventory() -> Iterator[str]:
            'who="<name>"] (action="remove", action="give" with to="<name>").')
 
 
+def inventory_actions(ruleset: Ruleset) -> list[str]:
+    """The inventory actions this ruleset has (ITM-BAG-11): the bag's own, equip and unequip only
+    with slots, bind and unbind only with binding, pay and earn only with coins, buy and sell only
+    with a market. Tool mode's ``inventory`` function offers exactly these."""
+    block = ruleset.items
+    if block is None:
+        return ["add", "remove", "give"]
+    actions = ["add", "remove", "give", "use", "inspect", "reveal"]
+    actions += ["equip", "unequip"] if block.slots else []
+    actions += ["bind", "unbind"] if block.binding else []
+    actions += ["pay", "earn"] if block.currencies else []
+    return actions + (["buy", "sell"] if block.market else [])
+
+
 def _inventory(ruleset: Ruleset) -> Iterator[str]:
     block = ruleset.items
     assert block is not None
-    actions = ["add", "remove", "give", "use", "inspect", "reveal"]
-    actions += ["equip", "unequip"] if block.slots else []
-    actions += [f"bind, unbind ({block.binding.label})"] if block.binding else []
+    bag = [a for a in inventory_actions(ruleset) if a not in ("pay", "earn", "buy", "sell")]
+    if block.binding:  # taught with the binding's own name
+        bag[bag.index("bind"):bag.index("unbind") + 1] = [f"bind, unbind ({block.binding.label})"]
     yield ('Write [inventory: action="<action>" item="<name>" count="1" who="<name>"]; give also '
-           'takes to="<name>". Actions here: ' + ", ".join(actions) + ".")
+           'takes to="<name>". Actions here: ' + ", ".join(bag) + ".")
     if not block.native:
         yield ("Only this game's items and items you invent can be added; more of something "
                "already held is fine.")

@@ -27,7 +27,8 @@ TITLE = "GAME STATE (gm-middleware; authoritative, as this turn starts)"
 def state_block(ruleset: Ruleset, state: GameState, records: Iterable[Record],
                 options: ViewOptions, *, seed: int, budget: int) -> str:
     """The State block for ``state`` after the kept candidate's ``records``, within ``budget``."""
-    parts = [Part("last_turn", "LAST TURN (what the Engine did with your tags)",
+    yours = "function calls" if options.tools else "tags"
+    parts = [Part("last_turn", f"LAST TURN (what the Engine did with your {yours})",
                   tuple(_feedback(records))),
              Part("party", "PARTY", tuple(party_lines(ruleset, state))),
              Part("bags", "BAGS", tuple(bag_lines(ruleset, state)) if ruleset.items else ()),

@@ -17,6 +17,8 @@ on so a chat UI can offer a model. Thin: every rule lives below it, in ``Engine`
   answer (``InFlight``).
 - ``--display cards``: the reply is shown with a card line per tag (``middleware.display``), and a
   shown reply that comes back in the history is put back as the stored text (``History``).
+- ``--tools``: the model calls the Engine's functions instead of writing tags; the loop of calls
+  and answers is one candidate (``middleware.proxy.tools``).
 
 Errors, mapped once here: a malformed request is 400 (413 when too long), an upstream's own 4xx
 is kept, a failing upstream is 502 (504 when it does not answer in time, ``refusals``), a game
@@ -26,7 +28,7 @@ that cannot take the request 409, anything else 500; always an OpenAI-style ``{"
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
@@ -63,9 +65,11 @@ from middleware.proxy.stream import (
     sse_reply,
     sse_stored,
 )
+from middleware.proxy.tools import PlainReply, ToolTurn, engine_tools, tool_answer, tool_events
 from middleware.proxy.tree import ChatTree, route_headers
 from middleware.proxy.tree import Route as Path
 from middleware.proxy.upstream import Upstream, content_of
+from middleware.records import Record
 from middleware.rewrite import resolved_text
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character
@@ -104,7 +108,10 @@ def create_app(engine: Engine, upstream: Upstream, games: GameConfig,
     """The proxy as an ASGI app over ``engine``, asking ``upstream`` for replies; ``inject`` says
     how the GM's view goes into each upstream request (default: both blocks)."""
     options = options or ServeOptions()
-    proxy = _Proxy(engine, upstream, games, options, inject or InjectConfig())
+    inject = inject or InjectConfig()
+    if options.tools:  # the GM's view teaches the mode that is on, and only that one
+        inject = replace(inject, options=replace(inject.options, tools=True))
+    proxy = _Proxy(engine, upstream, games, options, inject)
     routes = [Route("/v1/chat/completions", proxy.completions, methods=["POST"]),
               Route("/v1/models", proxy.models, methods=["GET"]),
               Route("/v1/gm/chats/{chat}/prompt", proxy.prompt, methods=["GET"])]
@@ -164,6 +171,8 @@ class _Proxy:
         ask = replace(ask, body=await self._with_view(at, ask, route.continues))
         if route.continues is not None:
             return await self._continue(at, ask, envelope, route), False
+        if self.options.tools:
+            return await self._tool_turn(at, ask, envelope, route_headers(route), release)
         if ask.stream:
             return await self._stream(at, ask, envelope, route_headers(route), release), True
         answer = await self.upstream.complete(ask.body, at.auth)
@@ -267,6 +276,31 @@ class _Proxy:
         return self._events(_released(sse_reply(chunks, reply, store, self._shown, envelope),
                                       release), release, headers)
 
+    async def _tool_turn(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
+                         headers: dict[str, str], release: Release) -> tuple[Response, bool]:
+        """Tool mode: the loop of calls and answers, stored as one candidate (``tools``)."""
+        seed = await self.engine.next_seed(at.chat, at.turn)
+        preview = await self.engine.previewer(at.chat, at.turn, seed)
+        ruleset = await self.engine.ruleset(at.chat)
+        layers = tuple((await self.engine.game(at.chat)).options.get("layers", ()))
+        offered = engine_tools(ruleset, layers)
+
+        async def store(text: str, notes: Sequence[Record]) -> Processed:
+            done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,
+                                             notes=notes)
+            self.tree.remember(done.chat, done.turn, done.candidate, done.text)
+            return done
+
+        if not ask.stream:
+            turn = ToolTurn(ask.body, offered, preview, PlainReply())
+            answer = await tool_answer(turn, self.upstream, at.auth, store, self._shown)
+            return JSONResponse(answer, headers=headers), False
+        shown = shown_tag if self.options.display == "cards" else resolved_text
+        reply = ReplyStream(preview, priced_at_end(ruleset), shown)
+        turn = ToolTurn(ask.body, offered, preview, reply)
+        events = await tool_events(turn, reply, self.upstream, at.auth, store, self._shown,
+                                   envelope)
+        return self._events(_released(events, release), release, headers), True
 
 
 def _one_choice(body: dict[str, Any]) -> None:

@@ -18,7 +18,8 @@ class ServeOptions:
     every request must carry (None: no token asked); ``keepalive``: seconds between SSE comments
     while a stream has nothing to send (0: none); ``chats``: how many chats are kept in memory
     (one evicted is read back from the store); ``timeout``: seconds the upstream may take to
-    answer (then 504)."""
+    answer (then 504); ``tools``: tool mode, the model calls the Engine's functions instead of
+    writing tags (``middleware.proxy.tools``)."""
 
     display: Display = "tags"
     max_body: int = MAX_BODY
@@ -26,3 +27,4 @@ class ServeOptions:
     keepalive: float = 10.0
     chats: int = 1024
     timeout: float = 300.0
+    tools: bool = False

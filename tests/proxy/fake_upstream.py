@@ -3,7 +3,9 @@ app in front of it, both run by uvicorn on 127.0.0.1.
 
 Each scripted ``Answer`` is a reply text with, optionally, reasoning (``reasoning_content``),
 tool calls, a ``finish_reason``, usage, an error status with headers, a pause in the middle of
-the reply and a gate to wait on. Streamed, the reasoning, text and tool-call deltas are
+the reply and a gate to wait on. A tool-call conversation is scripted as answers in order: one
+that calls (``calling``), then one that reads the ``tool`` messages it was sent and narrates
+(``narrating``); every request the fake got is in ``seen``. Streamed, the reasoning, text and tool-call deltas are
 interleaved chunk by chunk, and the text is cut into awkward pieces (tags arrive split).
 """
 
@@ -11,9 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
@@ -46,6 +48,8 @@ class Answer:
     """Seconds to wait before the text piece that starts the second half of the pieces."""
     gate: asyncio.Event | None = None
     """Answer only once this is set."""
+    narrate: Callable[[dict[str, Any]], str] | None = None
+    """The text worked out from the request (a model narrating the tool results it was sent)."""
 
 
 @dataclass
@@ -69,6 +73,8 @@ class FakeUpstream:
         self.seen.append(body)
         self.headers.append(dict(request.headers))
         answer = self.answers.pop(0) if self.answers or self.always is None else self.always
+        if answer.narrate is not None:
+            answer = replace(answer, text=answer.narrate(body))
         if answer.gate is not None:
             await answer.gate.wait()
         if answer.status >= 400:
@@ -141,9 +147,31 @@ def _completion(answer: Answer) -> dict[str, Any]:
             "choices": [{"index": 0, "message": message, "finish_reason": answer.finish}]}
 
 
-def tool_call(name: str, arguments: str, index: int = 0) -> dict[str, Any]:
-    return {"index": index, "id": f"call_{index}", "type": "function",
+def tool_call(name: str, arguments: str, index: int = 0, id: str | None = None) -> dict[str, Any]:
+    return {"index": index, "id": id or f"call_{index}", "type": "function",
             "function": {"name": name, "arguments": arguments}}
+
+
+def calling(*calls: dict[str, Any], text: str = "") -> Answer:
+    """An answer that calls tools (``finish_reason: tool_calls``), with ``text`` before them."""
+    return Answer(text, tool_calls=list(calls), finish="tool_calls")
+
+
+def tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``tool`` messages a request carries, their content read as JSON."""
+    return [{**m, "content": json.loads(m["content"])} for m in body["messages"]
+            if m.get("role") == "tool"]
+
+
+def narrating(template: str) -> Answer:
+    """An answer that narrates the last tool result it was sent: ``template`` formatted with the
+    result's ``status`` and the ``result=`` its resolved tag carries (``{result}``)."""
+    def narrate(body: dict[str, Any]) -> str:
+        last = tool_results(body)[-1]["content"]
+        result = last["resolved"].split('result="', 1)[-1].split('"', 1)[0]
+        return template.format(status=last["status"], result=result)
+
+    return Answer(narrate=narrate)
 
 
 @dataclass

@@ -1,0 +1,204 @@
+"""One turn of tool mode: the model calls the Engine's functions, the Engine answers each call
+through the same resolvers as the tag it stands for, and the model goes on; pure, no I/O.
+
+The turn keeps the reply as the tag path would read it: the model's text of each round, and in
+place of each engine call the tag it stands for (``calls.tag_text``), where the call happened.
+Each call is answered by resolving that whole reply so far with the candidate's seed
+(``Engine.previewer``): the tags resolve in reading order against the turn's start state, each
+seeing what the earlier calls changed, with the dice the stored candidate will throw, so the
+answer is the record the stored candidate holds (SPEC §3). The one difference, as for a streamed
+reply: a buy is priced at the place in force at the END of the reply, so a ``place`` call after a
+buy prices it again when the candidate is stored; the model was told the earlier price.
+
+At the end the face stores ``reply`` as one candidate (``Engine.process`` with the same seed): its
+text is the narration with the resolved tags where the calls were. The model sees each answer as a
+``tool`` message: the resolved tag (the Engine's numbers, never the model's) and the Engine's line.
+
+Bounded: at most ``MAX_ROUNDS`` upstream requests per turn (the last is sent with
+``tool_choice: "none"``); engine calls still made in the last one are not run, and the candidate
+gets a ``tools`` record saying so (``too-many-rounds``). Past ``MAX_CALLS`` engine calls in a
+turn, a call is answered as refused and not run (``too-many-calls``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+import orjson
+
+from middleware.parse import parse
+from middleware.pipeline import ResolvedReply
+from middleware.proxy.tools.calls import ToolCall, tag_text
+from middleware.proxy.tools.schemas import Schema
+from middleware.records import Record
+from middleware.rewrite import resolved_text
+from middleware.segments import Tag
+
+MAX_ROUNDS: Final = 8
+"""Upstream requests per turn in tool mode, the first included."""
+
+MAX_CALLS: Final = 24
+"""Engine calls run per turn; later ones are answered as refused."""
+
+Preview = Callable[[str], ResolvedReply]
+
+
+class Reply(Protocol):
+    """The reply being built: ``feed`` text, get what the client may be sent now."""
+
+    @property
+    def reply(self) -> str: ...
+
+    def feed(self, delta: str) -> str: ...
+
+
+class PlainReply:
+    """A reply that is not streamed: nothing is sent until it is stored."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+
+    @property
+    def reply(self) -> str:
+        return "".join(self._parts)
+
+    def feed(self, delta: str) -> str:
+        self._parts.append(delta)
+        return ""
+
+
+@dataclass
+class ToolTurn:
+    """One turn's loop: the client's request (the GM's view in it), the Engine's functions, the
+    preview of the candidate, the reply being built and what the upstream has been told since."""
+
+    body: dict[str, Any]
+    offered: Sequence[Schema]
+    preview: Preview
+    reply: Reply
+    rounds: int = 0
+    calls: int = 0
+    notes: list[Record] = field(default_factory=list)
+    usage: dict[str, Any] | None = None
+    parameters: dict[str, Any] = field(init=False)
+    _added: list[dict[str, Any]] = field(default_factory=list)
+    _after_call: bool = False
+    _tags: int = 0
+
+    def __post_init__(self) -> None:
+        client = {_name(t) for t in self.body.get("tools") or () if isinstance(t, dict)}
+        # A function the client declared under one of our names is the client's: ours is not sent.
+        self.offered = [t for t in self.offered if _name(t) not in client]
+        self.parameters = {_name(t): t["function"]["parameters"]["properties"]
+                           for t in self.offered}
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The Engine's functions offered this turn (every other call is the client's)."""
+        return frozenset(self.parameters)
+
+    @property
+    def last(self) -> bool:
+        """Whether the request just sent was the last one this turn may send."""
+        return self.rounds >= MAX_ROUNDS
+
+    def request(self) -> dict[str, Any]:
+        """The next upstream request: the client's, our functions added to its own, and every
+        call and answer of this turn so far; the last one allowed asks for narration only."""
+        self.rounds += 1
+        tools = [*(self.body.get("tools") or ()), *self.offered]
+        body = {**self.body, "messages": [*self.body["messages"], *self._added], "tools": tools}
+        return {**body, "tool_choice": "none"} if self.last else body
+
+    def text(self, piece: str) -> str:
+        """The model's text, fed to the reply (a space first when it follows a call directly)."""
+        if not piece:
+            return ""
+        if self._after_call and not piece[0].isspace():
+            piece = " " + piece
+        self._after_call = False
+        return self.reply.feed(piece)
+
+    def add_usage(self, usage: Any) -> None:
+        """Sum the token counts of every request of the turn (the client is told the total)."""
+        if isinstance(usage, dict):
+            self.usage = summed(self.usage, usage)
+
+    def answer(self, content: str, calls: Sequence[ToolCall]) -> str:
+        """Run one round's engine calls in order; the text the client may be sent now (their
+        resolved tags). The calls and their answers go into the next request."""
+        sent, results = [], []
+        for call in calls:
+            self.calls += 1
+            if self.calls > MAX_CALLS:
+                results.append(_refused_call())
+                continue
+            shown, result = self._run(call)
+            sent.append(shown)
+            results.append(result)
+        if self.calls > MAX_CALLS and not any(n.reason == "too-many-calls" for n in self.notes):
+            self.notes.append(_note("too-many-calls", f"The model called the Engine's functions "
+                                    f"more than {MAX_CALLS} times this turn; the calls past "
+                                    f"{MAX_CALLS} were not run."))
+        self._added += [{"role": "assistant", "content": content or None,
+                         "tool_calls": [c.message() for c in calls]},
+                        *({"role": "tool", "tool_call_id": c.id, "content": r}
+                          for c, r in zip(calls, results, strict=True))]
+        self._after_call = True
+        return "".join(sent)
+
+    def cut(self, calls: Sequence[ToolCall]) -> None:
+        """The last request still called the Engine: those calls are not run; a record says so."""
+        names = ", ".join(sorted({c.name for c in calls}))
+        self.notes.append(_note("too-many-rounds", f"The model still called {names} after "
+                                f"{MAX_ROUNDS} requests this turn; those calls were not run and "
+                                "the turn ended there."))
+
+    def _run(self, call: ToolCall) -> tuple[str, str]:
+        """One call: its tag fed to the reply, resolved with everything before it."""
+        tag = tag_text(call, self.parameters[call.name])
+        so_far = self.reply.reply
+        shown = self.reply.feed((" " if so_far and not so_far[-1].isspace() else "") + tag)
+        records = [r for r in self.preview(self.reply.reply).records if r.tag != "text"]
+        if len(records) <= self._tags:  # the tag was not read as one (prose left it open)
+            return shown, _result("ignored", tag, "the call could not be read as a tag")
+        self._tags = len(records)
+        record = records[-1]
+        parsed = next((s for s in parse(tag) if isinstance(s, Tag)), None)
+        resolved = resolved_text(parsed, record) if parsed is not None else tag
+        return shown, _result(record.status, resolved, record.feedback or "", record.reason)
+
+
+def _name(tool: dict[str, Any]) -> str:
+    function = tool.get("function")
+    name = function.get("name") if isinstance(function, dict) else None
+    return name if isinstance(name, str) else ""
+
+
+def _result(status: str, resolved: str, feedback: str, reason: str | None = None) -> str:
+    """A tool message's content: the resolved tag (the Engine's numbers) and the Engine's line."""
+    return orjson.dumps({"resolved": resolved, "status": status,
+                         **({"reason": reason} if reason else {}),
+                         "feedback": feedback}).decode()
+
+
+def _refused_call() -> str:
+    return _result("refused", "", f"more than {MAX_CALLS} calls this turn: not run",
+                   "too-many-calls")
+
+
+def _note(reason: str, feedback: str) -> Record:
+    return Record(tag="tools", status="refused", reason=reason, feedback=feedback)
+
+
+def summed(total: dict[str, Any] | None, usage: dict[str, Any]) -> dict[str, Any]:
+    """Two ``usage`` objects added: integer counts summed, anything else the latest's."""
+    if total is None:
+        return dict(usage)
+    out = {**total, **usage}
+    for key, value in usage.items():
+        if isinstance(value, int) and isinstance(total.get(key), int):
+            out[key] = total[key] + value
+    return out
