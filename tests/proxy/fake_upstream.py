@@ -5,8 +5,9 @@ Each scripted ``Answer`` is a reply text with, optionally, reasoning (``reasonin
 tool calls, a ``finish_reason``, usage, an error status with headers, a pause in the middle of
 the reply and a gate to wait on. A tool-call conversation is scripted as answers in order: one
 that calls (``calling``), then one that reads the ``tool`` messages it was sent and narrates
-(``narrating``); every request the fake got is in ``seen``. Streamed, the reasoning, text and tool-call deltas are
-interleaved chunk by chunk, and the text is cut into awkward pieces (tags arrive split).
+(``narrating``); every request the fake got is in ``seen``. Streamed, the reasoning, text and
+tool-call deltas are interleaved chunk by chunk, and the text is cut into awkward pieces (tags
+arrive split).
 """
 
 from __future__ import annotations

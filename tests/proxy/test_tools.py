@@ -1,0 +1,288 @@
+"""Tool mode (``serve --tools``, issue 15 part 2): the model calls the Engine's functions, the
+proxy runs each call through the same resolvers and turn-scoped state as the tag it stands for,
+feeds the result back as a ``tool`` message and lets the model narrate; the client sees only the
+narration with the resolved tags where the calls were. The ``openai`` client against a real
+``serve`` app over HTTP, in front of a fake upstream that speaks the OpenAI tool-call protocol.
+
+Dice: Ember Roads with fair dice (``dice="turn"``), so every candidate of a turn throws the same
+faces; the exact texts below are those faces (2, 5 on the first check of this chat's turn 1).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import openai
+
+from middleware import state_summary
+from middleware.proxy import ServeOptions
+from middleware.proxy.tools import MAX_ROUNDS
+from middleware.records import Record
+from middleware.state import GameState
+from tests.proxy.conftest import TIMEOUT, chat_for, ember, history
+from tests.proxy.fake_upstream import (
+    Answer,
+    FakeUpstream,
+    calling,
+    narrating,
+    served,
+    tool_call,
+    tool_results,
+)
+
+TOOLS = ServeOptions(timeout=TIMEOUT, tools=True)
+PLAYER = "I pry the grate."
+MESSAGES = history(PLAYER)
+CHAT = chat_for(MESSAGES)
+CHECK_CALL = tool_call("skill_check", '{"skill": "Scrap", "dc": 8}')
+CHECK = ('[skill_check: skill="Scrap" dc="8" rolls="2|5" used="7" modifier="3" total="10" '
+         'result="success" mode="normal" resolution="sum" dice="2d6" chance="0.8333"]')
+BEFORE = "Ada sets her shoulder to the grate."
+STORED = f"{BEFORE} {CHECK} The grate gives: success."
+WEATHER = {"type": "function", "function": {
+    "name": "weather", "description": "The weather at a place.",
+    "parameters": {"type": "object", "properties": {"place": {"type": "string"}}}}}
+
+
+def client(url: str) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="sk-client", max_retries=0,
+                              timeout=TIMEOUT)
+
+
+def check_then_narrate() -> list[Answer]:
+    """The model calls a Scrap check after a line of prose, then narrates the result it gets."""
+    return [calling(CHECK_CALL, text=BEFORE), narrating("The grate gives: {result}.")]
+
+
+def bag(state: GameState) -> dict[str, int]:
+    """Ada's bag as the ``--json`` summary reads it (label: count)."""
+    summary: dict[str, int] = state_summary(ember().ruleset, state)["party"]["Ada"]["bag"]
+    return summary
+
+
+def names(body: dict[str, Any]) -> list[str]:
+    return [t["function"]["name"] for t in body.get("tools") or ()]
+
+
+async def test_a_check_called_as_a_tool_is_resolved_fed_back_and_narrated() -> None:
+    """Not streaming: two upstream requests; the second carries the call and a ``tool`` message
+    with the resolved check (the Engine's dice); the client gets one answer, the narration with
+    the resolved tag where the call was, no tool call, ``finish_reason: stop``; that text is the
+    stored candidate."""
+    upstream = FakeUpstream(check_then_narrate())
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        stored = await proxy.engine.candidates(CHAT, 1)
+    first, second = upstream.seen
+    assert ["skill_check", "inventory", "place", "loot", "sheet", "dice"] == names(first)
+    assert {"role": "assistant", "content": BEFORE, "tool_calls": [
+        {"id": "call_0", "type": "function", "function": CHECK_CALL["function"]}]} \
+        == second["messages"][-2]
+    assert [{"role": "tool", "tool_call_id": "call_0",
+             "content": {"resolved": CHECK, "status": "resolved", "feedback": "Scrap: success."}}] \
+        == tool_results(second)
+    choice = answer.choices[0]
+    assert (STORED, None, "stop") == (choice.message.content, choice.message.tool_calls,
+                                      choice.finish_reason)
+    assert [STORED] == [c.text for c in stored]
+    assert 2 * 18 == (answer.usage and answer.usage.total_tokens)  # both requests counted
+
+
+async def test_a_streamed_tool_turn_sends_exactly_the_stored_candidate() -> None:
+    """Streaming: the prose, then the resolved check as soon as it ran, then the narration; no
+    delta carries the Engine's tool call; the text adds up to the stored candidate."""
+    upstream = FakeUpstream(check_then_narrate())
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                   stream=True)
+        chunks = [chunk async for chunk in stream]
+        stored = await proxy.engine.candidates(CHAT, 1)
+    deltas = [c.choices[0].delta for c in chunks if c.choices]
+    assert STORED == "".join(d.content or "" for d in deltas)
+    assert f" {CHECK}" in [d.content for d in deltas]  # the resolved tag, whole, in one delta
+    assert all(d.tool_calls is None for d in deltas)
+    assert "stop" == chunks[-1].choices[0].finish_reason
+    assert [STORED] == [c.text for c in stored]
+    assert [True, True] == [body["stream"] for body in upstream.seen]
+
+
+async def test_the_stored_candidate_and_state_are_the_tag_path() -> None:
+    """Two inventory calls in one turn: the second sees what the first added (now 3), and the
+    stored text and state are exactly what the same reply written with tags stores."""
+    first = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 2}')
+    again = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 1}', 1)
+    upstream = FakeUpstream([calling(first, again, text="Ada packs food."),
+                             Answer("She is ready.")])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        done = (await proxy.engine.candidates(CHAT, 1))[0]
+        await proxy.engine.create_game("tags", ember().ruleset, ember().party)
+        tags = await proxy.engine.process(
+            "tags", 1, 'Ada packs food. [inventory: action="add" item="Road rations" count="2"] '
+                       '[inventory: action="add" item="Road rations" count="1"] She is ready.')
+    results = [r["content"] for r in tool_results(upstream.seen[1])]
+    assert ['now="2"', 'now="3"'] == [r["resolved"].split(" ")[-1].rstrip("]")
+                                     for r in results]
+    assert (tags.text, tags.state.party) == (done.text, done.state.party)
+    assert {"Road rations": 3} == bag(done.state)
+
+
+async def test_the_models_own_numbers_are_never_believed() -> None:
+    """A call that carries rolls, a total and a result of its own: those arguments are dropped
+    (the function lists none of them) and the Engine throws."""
+    cheat = tool_call("skill_check", '{"skill": "Scrap", "dc": 8, "rolls": "6|6", "total": 15, '
+                                     '"result": "critical_success"}')
+    upstream = FakeUpstream([calling(cheat, text=BEFORE), narrating("The grate gives: {result}.")])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+    assert STORED == answer.choices[0].message.content
+    assert CHECK == tool_results(upstream.seen[1])[0]["content"]["resolved"]
+
+
+async def test_arguments_that_are_not_json_are_refused_like_an_empty_tag() -> None:
+    """A call whose arguments are no JSON object resolves as the tag with no attributes would:
+    a record, a ``tool`` message saying so, the turn goes on and is stored (never a 500)."""
+    broken = tool_call("skill_check", '{"skill": "Scr')
+    upstream = FakeUpstream([calling(broken), Answer("Nothing happens.")])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+    result = tool_results(upstream.seen[1])[0]["content"]
+    records = (answer.model_extra or {})["gm_records"]
+    assert ("skill_check", result["status"]) == (records[0]["tag"], records[0]["status"])
+    assert result["status"] in ("refused", "ignored")
+    assert answer.choices[0].message.content.endswith("Nothing happens.")  # type: ignore[union-attr]
+
+
+async def test_a_loop_that_never_ends_is_cut_at_the_bound_with_a_record() -> None:
+    """A model that calls a check on every request: the proxy asks at most ``MAX_ROUNDS``
+    times, the last with ``tool_choice: "none"``; the checks of the earlier rounds are stored, the
+    last round's call is not run, and a ``tools`` record says why."""
+    upstream = FakeUpstream(always=calling(CHECK_CALL))
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        stored = (await proxy.engine.candidates(CHAT, 1))[0]
+    assert MAX_ROUNDS == len(upstream.seen)
+    assert ["none"] == [b["tool_choice"] for b in upstream.seen if "tool_choice" in b]
+    assert "none" == upstream.seen[-1]["tool_choice"]
+    records = stored.records
+    assert ["skill_check"] * (MAX_ROUNDS - 1) + ["tools"] == [r.tag for r in records]
+    assert ("refused", "too-many-rounds") == (records[-1].status, records[-1].reason)
+    assert "after 8 requests" in (records[-1].feedback or "")
+    assert (stored.text, "stop") == (answer.choices[0].message.content,
+                                     answer.choices[0].finish_reason)
+    assert [r.model_dump(mode="json") for r in records] == (answer.model_extra or {})["gm_records"]
+
+
+async def test_a_streamed_loop_is_cut_at_the_bound_too() -> None:
+    """The same bound when streaming; the record comes with the finish reason."""
+    upstream = FakeUpstream(always=calling(CHECK_CALL))
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                   stream=True)
+        chunks = [chunk async for chunk in stream]
+        stored = (await proxy.engine.candidates(CHAT, 1))[0]
+    last = chunks[-1]
+    assert MAX_ROUNDS == len(upstream.seen)
+    assert stored.text == "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert "too-many-rounds" == (last.model_extra or {})["gm_records"][-1]["reason"]
+
+
+async def test_a_client_tool_passes_through_untouched() -> None:
+    """The client declared a function: it is sent upstream beside the Engine's, and when the model
+    calls it the client gets the call as the upstream sent it, ``finish_reason: tool_calls``."""
+    call = tool_call("weather", '{"place": "Millbrook"}', id="call_w")
+    upstream = FakeUpstream([calling(call, text="Let me look outside.")])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                   tools=[WEATHER])  # type: ignore[list-item]
+    choice = answer.choices[0]
+    assert ["weather", "skill_check", "inventory", "place", "loot", "sheet", "dice"] \
+        == names(upstream.seen[0])
+    assert 1 == len(upstream.seen)
+    assert [("call_w", call["function"])] == [(c.id, c.function.model_dump())
+                                              for c in choice.message.tool_calls or []]
+    assert ("Let me look outside.", "tool_calls") == (choice.message.content, choice.finish_reason)
+
+
+async def test_a_streamed_client_tool_is_passed_on_and_the_engines_call_is_not() -> None:
+    """Streaming, the model calls the Engine's check (index 0) and the client's function (index
+    1) at once: the check is run and sent as its resolved tag, the client's call is passed on as
+    it came, renumbered from 0, and the answer ends with ``tool_calls``."""
+    weather = tool_call("weather", '{"place": "Millbrook"}', 1, id="call_w")
+    upstream = FakeUpstream([calling(CHECK_CALL, weather, text=BEFORE)])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                   tools=[WEATHER], stream=True)  # type: ignore[list-item]
+        chunks = [chunk async for chunk in stream]
+        stored = (await proxy.engine.candidates(CHAT, 1))[0]
+    deltas = [c.choices[0].delta for c in chunks if c.choices]
+    passed = [t for d in deltas for t in d.tool_calls or []]
+    assert {0} == {t.index for t in passed}
+    assert ["weather"] == [t.function.name for t in passed if t.function and t.function.name]
+    assert '{"place": "Millbrook"}' == "".join(t.function.arguments or "" for t in passed
+                                               if t.function)
+    assert f"{BEFORE} {CHECK}" == stored.text == "".join(d.content or "" for d in deltas)
+    assert "tool_calls" == chunks[-1].choices[0].finish_reason
+
+
+async def test_a_retry_key_replays_the_stored_turn_without_asking_the_model() -> None:
+    """The same request again with the same ``Idempotency-Key``: the stored candidate comes back,
+    the upstream is not asked, no dice are thrown, nothing new is stored; streamed too."""
+    upstream = FakeUpstream(check_then_narrate())
+    key = {"Idempotency-Key": "turn-1-try"}
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        first = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                  extra_headers=key)
+        again = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                  extra_headers=key)
+        stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                   extra_headers=key, stream=True)
+        streamed = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
+        stored = await proxy.engine.candidates(CHAT, 1)
+    assert 2 == len(upstream.seen)
+    assert [STORED] * 3 == [first.choices[0].message.content, again.choices[0].message.content,
+                            streamed]
+    assert [True] == [(again.model_extra or {})["gm"]["replayed"]]
+    assert 1 == len(stored)
+
+
+async def test_a_regenerate_is_one_new_candidate_from_the_turns_start() -> None:
+    """The same history again without a key: the whole loop runs again as candidate 1, resolved
+    from S(0): an item the first loop added is not there twice."""
+    add = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 2}')
+    upstream = FakeUpstream([calling(add), Answer("Packed."), calling(add), Answer("Packed.")])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        for _ in range(2):
+            await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        stored = await proxy.engine.candidates(CHAT, 1)
+    assert [0, 1] == [c.candidate for c in stored]
+    assert [{"Road rations": 2}] * 2 == [bag(c.state) for c in stored]
+    assert 'now="2"' in tool_results(upstream.seen[3])[0]["content"]["resolved"]
+
+
+async def test_an_upstream_failing_mid_loop_stores_nothing() -> None:
+    """The second request fails: the client gets the upstream's error (502), nothing is stored,
+    the first round's check included (a turn is stored whole or not at all)."""
+    upstream = FakeUpstream([calling(CHECK_CALL), Answer(status=500)])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        try:
+            await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        except openai.APIStatusError as exc:
+            status = exc.status_code
+        stored = await proxy.engine.candidates(CHAT, 1)
+    assert (502, []) == (status, stored)
+
+
+async def test_tag_mode_offers_no_functions() -> None:
+    """Without ``--tools`` the request goes upstream with the client's tools only."""
+    upstream = FakeUpstream([Answer("Fine.")])
+    async with served(upstream, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+    assert "tools" not in upstream.seen[0]
+
+
+def test_records_of_a_cut_loop_read_back() -> None:
+    """The ``tools`` record is a plain record: it reads back from the store as it was written."""
+    note = Record(tag="tools", status="refused", reason="too-many-rounds", feedback="x")
+    assert note == Record.model_validate(json.loads(note.model_dump_json()))
