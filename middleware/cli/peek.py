@@ -3,7 +3,7 @@
 Registered on the ``app`` of ``cli/app.py``. Thin: ``middleware.proxy.peek``
 works the view out; this opens the store and prints it.
 
-    gm-middleware peek --store sqlite:///games.db chat-1 [--json] [--inject rules]
+    gm-middleware peek --store sqlite:///games.db chat-1 [--json] [--inject rules] [--tools]
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ def peek_command(
     store: Annotated[str, typer.Option(help="Store URL.")] = "sqlite:///games.db",
     inject: Annotated[str, typer.Option(help="As serve's --inject: full, rules or off.")] = "full",
     state_in_user: Annotated[bool, typer.Option(help="As serve's --state-in-user.")] = False,
+    tools: Annotated[bool, typer.Option(help="As serve's --tools: the view of tool mode.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: chat, turn, "
                                                          "rules, state, where, text.")] = False,
 ) -> None:
     """Print exactly what the model will be sent on CHAT's next turn."""
     try:
-        config = inject_config(inject, state_in_user)
+        config = inject_config(inject, state_in_user, tools)
         shown = asyncio.run(_peek(store, chat, config, as_json))
     except GMError as exc:
         err.print(f"✗ {exc}", markup=False)

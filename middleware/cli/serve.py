@@ -83,7 +83,7 @@ def serve_command(
         raise typer.Exit(2)
     try:
         games = game_config(ruleset, party, seed=seed, fair_dice=fair_dice)
-        view = inject_config(inject, state_in_user)
+        view = inject_config(inject, state_in_user, tools)
     except (GMError, OSError, json.JSONDecodeError) as exc:
         err.print(f"✗ {exc}", markup=False)
         raise typer.Exit(2) from exc

@@ -41,11 +41,13 @@ class InjectConfig:
     options: ViewOptions = field(default_factory=ViewOptions)
 
 
-def inject_config(mode: str, state_in_user: bool = False) -> InjectConfig:
-    """``--inject`` and ``--state-in-user`` read, or ``GMError`` naming the modes."""
+def inject_config(mode: str, state_in_user: bool = False, tools: bool = False) -> InjectConfig:
+    """``--inject``, ``--state-in-user`` and ``--tools`` (the view teaches tool mode) read, or
+    ``GMError`` naming the modes."""
     if mode not in INJECT_MODES:
         raise GMError(f"--inject must be one of {', '.join(INJECT_MODES)}, not {mode!r}")
-    return InjectConfig(mode=mode, state_in_user=state_in_user)  # type: ignore[arg-type]
+    return InjectConfig(mode=mode, state_in_user=state_in_user,  # type: ignore[arg-type]
+                        options=ViewOptions(tools=tools))
 
 
 def inject(body: dict[str, Any], view: GMView, config: InjectConfig) -> dict[str, Any]:
