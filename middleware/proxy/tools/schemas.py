@@ -182,7 +182,7 @@ def _loot(ruleset: Ruleset) -> Schema:
 
 def _sheet(ruleset: Ruleset) -> Schema:
     live = ruleset.sheet.live
-    ops = [op for op in OPS if op != "spend"]  # a spend is written on the check
+    ops = [op for op in OPS if _has_op(ruleset, op)]
     found: Schema = {"op": _text("what changes", ops), "who": _text(_WHO),
                      "amount": _text('how much: a whole number or a roll ("2", "1d6")')}
     if live.pools:
@@ -192,7 +192,8 @@ def _sheet(ruleset: Ruleset) -> Schema:
         kinds = sorted({k.id for t in live.tracks for k in t.kinds or ()})
         if kinds:
             found["kind"] = _text("the kind of wound mark", kinds)
-        found["box"] = _number("the box the mark goes on (a track that fills by box)", 1)
+        if any(t.indexed for t in live.tracks):
+            found["box"] = _number("the box the mark goes on (a track that fills by box)", 1)
         found["mark"] = {"type": "boolean", "description": "op=track: raise it by amount"}
         found["clear"] = {"type": "boolean", "description": "op=track: lower it by amount"}
     found["value"] = _text("op=track: the value to set; op=state: one of the state's values")
@@ -203,6 +204,16 @@ def _sheet(ruleset: Ruleset) -> Schema:
     if ruleset.rests:
         found["rest"] = _text("op=rest: the rest taken", [r.id for r in ruleset.rests])
     return found
+
+
+def _has_op(ruleset: Ruleset, op: str) -> bool:
+    """Whether this ruleset's sheet has what ``op`` changes (a spend is written on the check)."""
+    live = ruleset.sheet.live
+    needs = {"temp": any(p.allow_temp for p in live.pools), "track": bool(live.tracks),
+             "condition": bool(live.conditions), "state": bool(live.states),
+             "note": bool(live.text), "rest": bool(ruleset.rests), "use": bool(ruleset.catalogs),
+             "spend": False}
+    return needs.get(op, True)
 
 
 def _dice() -> Schema:
