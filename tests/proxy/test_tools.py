@@ -17,7 +17,7 @@ import openai
 
 from middleware import state_summary
 from middleware.proxy import ServeOptions
-from middleware.proxy.tools import MAX_ROUNDS
+from middleware.proxy.tools import MAX_CALLS, MAX_ROUNDS
 from middleware.records import Record
 from middleware.state import GameState
 from tests.proxy.conftest import TIMEOUT, chat_for, ember, history
@@ -286,3 +286,31 @@ def test_records_of_a_cut_loop_read_back() -> None:
     """The ``tools`` record is a plain record: it reads back from the store as it was written."""
     note = Record(tag="tools", status="refused", reason="too-many-rounds", feedback="x")
     assert note == Record.model_validate(json.loads(note.model_dump_json()))
+
+
+async def test_a_stream_whose_upstream_fails_mid_loop_ends_with_an_error_and_stores_nothing() -> None:
+    """Streaming, the second request fails: the stream ends with an error event after what was
+    sent, and no candidate is stored."""
+    upstream = FakeUpstream([calling(CHECK_CALL), Answer(status=500)])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, \
+            proxy.client() as http:
+        body = {"model": "fake-7b", "messages": MESSAGES, "stream": True}
+        async with http.stream("POST", "/v1/chat/completions", json=body) as response:
+            lines = [line async for line in response.aiter_lines() if line.startswith("data:")]
+        stored = await proxy.engine.candidates(CHAT, 1)
+    assert "error" in json.loads(lines[-1][len("data:"):])
+    assert [] == stored
+
+
+async def test_calls_past_the_turns_limit_are_answered_refused_and_not_run() -> None:
+    """A round of more calls than ``MAX_CALLS``: the first ``MAX_CALLS`` are run, the rest are
+    answered ``too-many-calls`` and leave no tag; one ``tools`` record says so."""
+    rolls = [tool_call("dice", '{"roll": "1d6"}', i, id=f"d{i}") for i in range(MAX_CALLS + 2)]
+    upstream = FakeUpstream([calling(*rolls), Answer("Done.")])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        stored = (await proxy.engine.candidates(CHAT, 1))[0]
+    results = [r["content"]["status"] for r in tool_results(upstream.seen[1])]
+    assert ["resolved"] * MAX_CALLS + ["refused"] * 2 == results
+    assert ["dice"] * MAX_CALLS + ["tools"] == [r.tag for r in stored.records]
+    assert "too-many-calls" == stored.records[-1].reason
