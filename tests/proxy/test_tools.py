@@ -16,10 +16,11 @@ from typing import Any
 import openai
 
 from middleware import state_summary
-from middleware.proxy import ServeOptions
+from middleware.proxy import GameConfig, ServeOptions
 from middleware.proxy.tools import MAX_CALLS, MAX_ROUNDS
 from middleware.records import Record
 from middleware.state import GameState
+from tests.gm_view.helpers import BRASS_PARTY, brass, party
 from tests.proxy.conftest import TIMEOUT, chat_for, ember, history
 from tests.proxy.fake_upstream import (
     Answer,
@@ -314,3 +315,23 @@ async def test_calls_past_the_turns_limit_are_answered_refused_and_not_run() -> 
     assert ["resolved"] * MAX_CALLS + ["refused"] * 2 == results
     assert ["dice"] * MAX_CALLS + ["tools"] == [r.tag for r in stored.records]
     assert "too-many-calls" == stored.records[-1].reason
+
+
+async def test_a_streamed_market_turn_holds_the_buy_and_sends_the_stored_candidate() -> None:
+    """Brass Fair has a market, so a buy waits for the end of the reply when streaming (it is
+    priced at the place in force at the end): the place and the buy called in turn, the buy's
+    answer the stored record's price, and the streamed text exactly the stored candidate."""
+    place = tool_call("place", '{"name": "Brassford", "size": "fair"}')
+    buy = tool_call("inventory", '{"action": "buy", "item": "Honey cake", "count": 1}')
+    upstream = FakeUpstream([calling(place, text="They reach the fair."),
+                             calling(buy, text="Ada wants a cake."), Answer("It is sweet.")])
+    games = GameConfig(brass(), party(brass(), BRASS_PARTY), seed=4, dice="turn")
+    async with served(upstream, TOOLS, games=games) as proxy, client(proxy.url) as sdk:
+        stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                   stream=True)
+        text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
+        stored = (await proxy.engine.candidates(CHAT, 1))[0]
+    bought = tool_results(upstream.seen[2])[-1]["content"]
+    assert stored.text == text
+    assert bought["resolved"] in stored.text and 'price="2 coppers"' in bought["resolved"]
+    assert ["place", "inventory"] == [r.tag for r in stored.records]

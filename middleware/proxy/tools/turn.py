@@ -88,7 +88,7 @@ class ToolTurn:
     _tags: int = 0
 
     def __post_init__(self) -> None:
-        client = {_name(t) for t in self.body.get("tools") or () if isinstance(t, dict)}
+        client = {_name(t) for t in _client_tools(self.body)}
         # A function the client declared under one of our names is the client's: ours is not sent.
         self.offered = [t for t in self.offered if _name(t) not in client]
         self.parameters = {_name(t): t["function"]["parameters"]["properties"]
@@ -108,7 +108,7 @@ class ToolTurn:
         """The next upstream request: the client's, our functions added to its own, and every
         call and answer of this turn so far; the last one allowed asks for narration only."""
         self.rounds += 1
-        tools = [*(self.body.get("tools") or ()), *self.offered]
+        tools = [*_client_tools(self.body), *self.offered]
         body = {**self.body, "messages": [*self.body["messages"], *self._added], "tools": tools}
         return {**body, "tool_choice": "none"} if self.last else body
 
@@ -169,6 +169,12 @@ class ToolTurn:
         parsed = next((s for s in parse(tag) if isinstance(s, Tag)), None)
         resolved = resolved_text(parsed, record) if parsed is not None else tag
         return shown, _result(record.status, resolved, record.feedback or "", record.reason)
+
+
+def _client_tools(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The functions the client declared (a ``tools`` that is no list declares none)."""
+    listed = body.get("tools")
+    return [t for t in listed if isinstance(t, dict)] if isinstance(listed, list) else []
 
 
 def _name(tool: dict[str, Any]) -> str:
