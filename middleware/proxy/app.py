@@ -289,6 +289,9 @@ class _Proxy:
             done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,
                                              notes=notes)
             self.tree.remember(done.chat, done.turn, done.candidate, done.text)
+            if notes:
+                get_logger().warning("proxy-tool-loop-cut", chat=done.chat, turn=done.turn,
+                                     candidate=done.candidate, reasons=[n.reason for n in notes])
             return done
 
         if not ask.stream:

@@ -152,3 +152,13 @@ def test_the_peers_rulesets_teach_no_tag_in_tool_mode(load: Any) -> None:
     ruleset = load()
     rules = build_view(ruleset, start(ruleset, []), (), ViewOptions(tools=True)).rules
     assert TAG.search(rules) is None
+
+
+def test_whole_calls_streamed_without_an_index_stay_apart() -> None:
+    """A server that streams each whole call in a chunk of its own, with no ``index``: two ids are
+    two calls, not one with the arguments run together."""
+    reader = CallReader(ENGINE_TOOLS)
+    for n in (1, 2):
+        reader.feed([{"id": f"c{n}", "function": {"name": "dice", "arguments": f'{{"roll": "{n}d6"}}'}}])
+    assert [ToolCall("c1", "dice", '{"roll": "1d6"}'), ToolCall("c2", "dice", '{"roll": "2d6"}')] \
+        == reader.engine_calls()

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 import openai
+from structlog.testing import capture_logs
 
 from middleware import state_summary
 from middleware.proxy import GameConfig, ServeOptions
@@ -161,8 +162,11 @@ async def test_a_loop_that_never_ends_is_cut_at_the_bound_with_a_record() -> Non
     last round's call is not run, and a ``tools`` record says why."""
     upstream = FakeUpstream(always=calling(CHECK_CALL))
     async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
-        answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        with capture_logs() as logged:
+            answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
         stored = (await proxy.engine.candidates(CHAT, 1))[0]
+    assert [["too-many-rounds"]] == [e["reasons"] for e in logged
+                                     if e["event"] == "proxy-tool-loop-cut"]
     assert MAX_ROUNDS == len(upstream.seen)
     assert ["none"] == [b["tool_choice"] for b in upstream.seen if "tool_choice" in b]
     assert "none" == upstream.seen[-1]["tool_choice"]

@@ -65,9 +65,7 @@ class CallReader:
         return out
 
     def _one(self, delta: dict[str, Any]) -> list[dict[str, Any]]:
-        index = delta.get("index", 0)
-        index = index if isinstance(index, int) else 0
-        call = self._calls.setdefault(index, _Building())
+        call = self._calls.setdefault(self._index(delta), _Building())
         written = delta.get("function")
         function: dict[str, Any] = written if isinstance(written, dict) else {}
         if isinstance(delta.get("id"), str) and not call.id:
@@ -84,6 +82,18 @@ class CallReader:
             call.client_index, self._clients = self._clients, self._clients + 1
         held, call.held = call.held, []
         return [{**d, "index": call.client_index} for d in held]
+
+    def _index(self, delta: dict[str, Any]) -> int:
+        """The delta's ``index``; a server that sends none (whole calls, one per chunk) gets a
+        new one for each new ``id``, so two calls are never merged into one."""
+        index = delta.get("index")
+        if isinstance(index, int):
+            return index
+        last = max(self._calls, default=0)
+        known = self._calls.get(last)
+        new_id = isinstance(delta.get("id"), str) and known is not None and bool(known.id) \
+            and delta["id"] != known.id
+        return last + 1 if new_id else last
 
     def engine_calls(self) -> list[ToolCall]:
         return [c for c in self._whole() if c.name in self._engine]
