@@ -110,23 +110,28 @@ async def test_a_streamed_tool_turn_sends_exactly_the_stored_candidate() -> None
 
 
 async def test_the_stored_candidate_and_state_are_the_tag_path() -> None:
-    """Two inventory calls in one turn: the second sees what the first added (now 3), and the
-    stored text and state are exactly what the same reply written with tags stores."""
+    """A check, then two inventory calls in one round: the second sees what the first added (now
+    3), and the stored text, records and state are exactly what the same reply written with tags
+    stores with the same seed (the same dice)."""
     first = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 2}')
     again = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 1}', 1)
-    upstream = FakeUpstream([calling(first, again, text="Ada packs food."),
+    upstream = FakeUpstream([calling(CHECK_CALL, text=BEFORE),
+                             calling(first, again, text="Ada packs food."),
                              Answer("She is ready.")])
     async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
         await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
         done = (await proxy.engine.candidates(CHAT, 1))[0]
-        await proxy.engine.create_game("tags", ember().ruleset, ember().party)
+        await proxy.engine.create_game("tags", ember().ruleset, ember().party, dice="turn")
         tags = await proxy.engine.process(
-            "tags", 1, 'Ada packs food. [inventory: action="add" item="Road rations" count="2"] '
-                       '[inventory: action="add" item="Road rations" count="1"] She is ready.')
-    results = [r["content"] for r in tool_results(upstream.seen[1])]
+            "tags", 1, f'{BEFORE} [skill_check: skill="Scrap" dc="8"] Ada packs food. '
+                       '[inventory: action="add" item="Road rations" count="2"] '
+                       '[inventory: action="add" item="Road rations" count="1"] She is ready.',
+            seed=done.seed)
+    results = [r["content"] for r in tool_results(upstream.seen[2])]
     assert ['now="2"', 'now="3"'] == [r["resolved"].split(" ")[-1].rstrip("]")
-                                     for r in results]
-    assert (tags.text, tags.state.party) == (done.text, done.state.party)
+                                     for r in results[1:]]
+    assert done.text.startswith(f'{BEFORE} {CHECK} Ada packs food. [inventory: action="add"')
+    assert (tags.text, tags.records, tags.state) == (done.text, done.records, done.state)
     assert {"Road rations": 3} == bag(done.state)
 
 
