@@ -20,7 +20,7 @@ from middleware.items.loot import loot_instructions
 from middleware.items.money import money_instructions
 from middleware.items.propose import propose_instructions
 from middleware.items.words import words_of
-from middleware.resolve.market.block import market_block
+from middleware.resolve.market.block import is_market_day, market_block
 from middleware.rules.layers import removed
 from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState
@@ -53,8 +53,9 @@ def _plain_inventory() -> Iterator[str]:
 
 def inventory_actions(ruleset: Ruleset) -> list[str]:
     """The inventory actions this ruleset has (ITM-BAG-11): the bag's own, equip and unequip only
-    with slots, bind and unbind only with binding, pay and earn only with coins, buy and sell only
-    with a market. Tool mode's ``inventory`` function offers exactly these."""
+    with slots, bind and unbind only with binding, pay and earn only with coins, buy only with a
+    market and sell only on a market day (as the MARKET teaching says). Tool mode's ``inventory``
+    function offers exactly these."""
     block = ruleset.items
     if block is None:
         return ["add", "remove", "give"]
@@ -62,7 +63,8 @@ def inventory_actions(ruleset: Ruleset) -> list[str]:
     actions += ["equip", "unequip"] if block.slots else []
     actions += ["bind", "unbind"] if block.binding else []
     actions += ["pay", "earn"] if block.currencies else []
-    return actions + (["buy", "sell"] if block.market else [])
+    actions += ["buy"] if block.market else []
+    return actions + (["sell"] if block.market and is_market_day(block.market) else [])
 
 
 def _inventory(ruleset: Ruleset) -> Iterator[str]:
