@@ -93,13 +93,17 @@ async def test_a_check_called_as_a_tool_is_resolved_fed_back_and_narrated() -> N
 
 async def test_a_streamed_tool_turn_sends_exactly_the_stored_candidate() -> None:
     """Streaming: the prose, then the resolved check as soon as it ran, then the narration; no
-    delta carries the Engine's tool call; the text adds up to the stored candidate."""
+    delta carries the Engine's tool call; the text adds up to the stored candidate; the usage
+    chunk (``include_usage``) counts both requests."""
     upstream = FakeUpstream(check_then_narrate())
     async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
         stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
-                                                   stream=True)
+                                                   stream=True,
+                                                   stream_options={"include_usage": True})
         chunks = [chunk async for chunk in stream]
         stored = await proxy.engine.candidates(CHAT, 1)
+    assert 2 * 18 == (chunks[-1].usage and chunks[-1].usage.total_tokens)
+    chunks = chunks[:-1]
     deltas = [c.choices[0].delta for c in chunks if c.choices]
     assert STORED == "".join(d.content or "" for d in deltas)
     assert f" {CHECK}" in [d.content for d in deltas]  # the resolved tag, whole, in one delta
