@@ -19,7 +19,7 @@ transaction, like ``process``:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from middleware.dice import Dice, derive_seed
@@ -56,18 +56,19 @@ def continue_seed(base_seed: int, turn: int) -> int:
 
 
 async def extend(engine: Engine, chat: str, turn: int, candidate: int, more: str,
-                 *, key: str | None = None) -> Extended:
-    """Candidate ``candidate`` of ``turn`` with ``more`` added, stored as a new candidate."""
+                 *, key: str | None = None, notes: Sequence[Record] = ()) -> Extended:
+    """Candidate ``candidate`` of ``turn`` with ``more`` added, stored as a new candidate;
+    ``notes`` are records a face adds after the addition's (as ``Engine.process`` takes them)."""
     base = await engine.store.get_candidate(chat, turn, candidate)
     key = key or _continue_key(candidate, base.text, more)
     seed = continue_seed(base.seed, turn)
     if (found := await engine.store.find_candidate(chat, turn, key)) is not None:
         return _extended(found, base)
     done = (await extender(engine, chat, turn, candidate, seed))(more)
-    records = (*(record_from_json(r) for r in base.records), *done.records)
+    records = (*(record_from_json(r) for r in base.records), *done.records, *notes)
     stored = await _store(engine, chat, turn, key, seed, base.reply + more, base.text + done.text,
                           records, done.state)
-    return Extended(stored, done.text, done.records)
+    return Extended(stored, done.text, (*done.records, *notes))
 
 
 async def extended(engine: Engine, chat: str, turn: int, candidate: int,

@@ -66,6 +66,8 @@ from middleware.proxy.stream import (
     sse_stored,
 )
 from middleware.proxy.tools import PlainReply, ToolTurn, engine_tools, tool_answer, tool_events
+from middleware.proxy.tools.extend import tool_continue
+from middleware.proxy.tools.schemas import Schema
 from middleware.proxy.tree import ChatTree, route_headers
 from middleware.proxy.tree import Route as Path
 from middleware.proxy.upstream import Upstream, content_of
@@ -244,6 +246,11 @@ class _Proxy:
                                                           route.continues, at.key)):
             return self._stored(ask, added(done), envelope)
         where = ContinueAt(at.chat, at.turn, route.continues, at.key, at.auth)
+        if self.options.tools:
+            headers = {**SSE_HEADERS, **route_headers(route)} if ask.stream \
+                else route_headers(route)
+            return await tool_continue(self.tree, self.upstream, ask.body, where, envelope,
+                                       headers, await self._offered(at.chat), ask.stream)
         if ask.stream:
             return await continue_stream(self.tree, self.upstream, ask.body, where, envelope,
                                          {**SSE_HEADERS, **route_headers(route)})
@@ -276,14 +283,18 @@ class _Proxy:
         return self._events(_released(sse_reply(chunks, reply, store, self._shown, envelope),
                                       release), release, headers)
 
+    async def _offered(self, chat: str) -> tuple[Schema, ...]:
+        """The Engine's functions for ``chat``'s ruleset and layers (tool mode)."""
+        layers = tuple((await self.engine.game(chat)).options.get("layers", ()))
+        return engine_tools(await self.engine.ruleset(chat), layers)
+
     async def _tool_turn(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
                          headers: dict[str, str], release: Release) -> tuple[Response, bool]:
         """Tool mode: the loop of calls and answers, stored as one candidate (``tools``)."""
         seed = await self.engine.next_seed(at.chat, at.turn)
         preview = await self.engine.previewer(at.chat, at.turn, seed)
         ruleset = await self.engine.ruleset(at.chat)
-        layers = tuple((await self.engine.game(at.chat)).options.get("layers", ()))
-        offered = engine_tools(ruleset, layers)
+        offered = await self._offered(at.chat)
 
         async def store(text: str, notes: Sequence[Record]) -> Processed:
             done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,

@@ -348,3 +348,24 @@ async def test_a_streamed_market_turn_holds_the_buy_and_sends_the_stored_candida
     assert stored.text == text
     assert bought["resolved"] in stored.text and 'price="2 coppers"' in bought["resolved"]
     assert ["place", "inventory"] == [r.tag for r in stored.records]
+
+
+async def test_a_continue_in_tool_mode_runs_the_loop_on_the_kept_candidate() -> None:
+    """The client sends the kept reply last and asks for more: the model may call the Engine
+    again; the call resolves against the state after the existing part (2 rations, now 3), the
+    answer carries only the addition, and the stored candidate is the joined text."""
+    add = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 2}')
+    more = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 1}')
+    upstream = FakeUpstream([calling(add, text="Ada packs food."), Answer("Done."),
+                             calling(more, text=" And one more."), Answer("Packed.")])
+    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+        first = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        kept = first.choices[0].message.content or ""
+        cont = [*MESSAGES, {"role": "assistant", "content": kept}]
+        added = await sdk.chat.completions.create(model="fake-7b", messages=cont)  # type: ignore[arg-type]
+        gm = (added.model_extra or {})["gm"]
+        joined = (await proxy.engine.candidates(CHAT, 1))[gm["candidate"]]
+    addition = added.choices[0].message.content or ""
+    assert addition.startswith(' And one more. [inventory: action="add" item="Road rations"')
+    assert 'now="3"' in tool_results(upstream.seen[3])[0]["content"]["resolved"]
+    assert (kept + addition, {"Road rations": 3}) == (joined.text, bag(joined.state))

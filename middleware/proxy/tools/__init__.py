@@ -5,7 +5,8 @@ writing tags, and the proxy runs each call through the same resolvers and turn-s
 - ``calls``: tool calls read from the upstream, streamed or not, and a call written as its tag;
 - ``turn``: one turn's loop state, pure (``ToolTurn``: requests, answers, the bound);
 - ``answer``: the loop over the wire, non-streaming (``tool_answer``) and streaming
-  (``tool_events``).
+  (``tool_events``);
+- ``extend``: the same loop for a Continue of a kept candidate (``tool_continue``).
 """
 
 from middleware.proxy.tools.answer import tool_answer, tool_events

@@ -1,0 +1,59 @@
+"""A Continue in tool mode: the model adds to a kept candidate and may call the Engine's functions
+while it does (``paths.extend``, as ``proxy.continued`` does for tags).
+
+The calls resolve against the state after the part already there, with the Continue's own dice
+(``continue_seed``); the answer carries only what was added, the stored candidate is the joined
+text; a cut loop's record is stored with the addition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from middleware.engine import Processed
+from middleware.logs import get_logger
+from middleware.paths import continue_seed, extend, extender
+from middleware.proxy.chunks import Envelope
+from middleware.proxy.continued import ContinueAt, added
+from middleware.proxy.stream import ReplyStream, priced_at_end
+from middleware.proxy.tools.answer import tool_answer, tool_events
+from middleware.proxy.tools.schemas import Schema
+from middleware.proxy.tools.turn import PlainReply, ToolTurn
+from middleware.proxy.tree import ChatTree
+from middleware.proxy.upstream import Upstream
+from middleware.records import Record
+
+
+async def tool_continue(tree: ChatTree, upstream: Upstream, body: dict[str, object],
+                        at: ContinueAt, envelope: Envelope, headers: Mapping[str, str],
+                        offered: Sequence[Schema], stream: bool) -> Response:
+    """The answer to a Continue of ``at.candidate`` in tool mode, streamed or not."""
+    engine = tree.engine
+    base = await engine.store.get_candidate(at.chat, at.turn, at.candidate)
+    preview = await extender(engine, at.chat, at.turn, at.candidate,
+                             continue_seed(base.seed, at.turn))
+
+    async def store(text: str, notes: Sequence[Record]) -> Processed:
+        done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key, notes=notes)
+        tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
+        if notes:
+            get_logger().warning("proxy-tool-loop-cut", chat=at.chat, turn=at.turn,
+                                 candidate=done.joined.candidate,
+                                 reasons=[n.reason for n in notes])
+        return added(done)
+
+    if not stream:
+        turn = ToolTurn(dict(body), offered, preview, PlainReply())
+        answer = await tool_answer(turn, upstream, at.auth, store, _as_stored)
+        return JSONResponse(answer, headers=dict(headers))
+    reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)))
+    turn = ToolTurn(dict(body), offered, preview, reply)
+    events = await tool_events(turn, reply, upstream, at.auth, store, _as_stored, envelope)
+    return StreamingResponse(events, media_type="text/event-stream", headers=dict(headers))
+
+
+def _as_stored(done: Processed) -> str:
+    """A Continue is shown as the engine wrote it (its added part, resolved tags and all)."""
+    return done.text
