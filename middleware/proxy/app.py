@@ -86,6 +86,8 @@ class GameConfig:
     party: tuple[Character, ...] = ()
     seed: int = 0
     dice: Literal["candidate", "turn"] = "candidate"
+    branches: bool = False
+    """Whether the chats' games read branch blocks after checks (``serve --branches``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +249,8 @@ class _Proxy:
         except GameError:
             games = self.games
             await self.engine.create_game(chat, games.ruleset, games.party,
-                                          seed=derive_seed(games.seed, chat), dice=games.dice)
+                                          seed=derive_seed(games.seed, chat), dice=games.dice,
+                                          branches=games.branches)
             get_logger().info("proxy-new-game", chat=chat, ruleset=games.ruleset.id)
 
     async def _stream(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
