@@ -6,8 +6,8 @@ section a check's record selects (``BranchRecord`` says what was kept and what w
 pipeline (``resolve_reply``) resolves the tags of the kept section only, after the check.
 """
 
-from middleware.resolve.branch.blocks import Block, Item, Section, read_blocks
+from middleware.resolve.branch.blocks import Block, BlockReader, Item, Section, read_blocks
 from middleware.resolve.branch.choose import Chosen, choose
 from middleware.resolve.branch.record import BranchRecord
 
-__all__ = ["Block", "BranchRecord", "Chosen", "Item", "Section", "choose", "read_blocks"]
+__all__ = ["Block", "BlockReader", "BranchRecord", "Chosen", "Item", "Section", "choose", "read_blocks"]

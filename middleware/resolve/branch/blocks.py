@@ -73,13 +73,26 @@ class _Open:
         return Block(self.check, sections, end, tuple(self.problems))
 
 
-class _Reader:
-    """The blocks open, innermost last, over the list of items read at the top."""
+class BlockReader:
+    """Reads pieces in order into blocks: the blocks open, innermost last, over the items read at
+    the top. A streamed reply feeds one piece at a time and asks ``depth`` whether a block is open."""
 
     def __init__(self) -> None:
         self.top: list[Item] = []
         self.open: list[_Open] = []
         self.unclaimed: int | None = None  # the top level's last check not yet claimed
+
+    @property
+    def depth(self) -> int:
+        """How many blocks are open now."""
+        return len(self.open)
+
+    def read(self, piece: Piece) -> None:
+        """Take the next piece of the reply."""
+        if isinstance(piece, Marker):
+            self.marker(piece)
+        else:
+            self.add(piece)
 
     def items(self) -> list[Item]:
         return self.open[-1].sections[-1][1] if self.open else self.top
@@ -118,12 +131,9 @@ class _Reader:
 
 def read_blocks(pieces: Iterable[Piece]) -> list[Item]:
     """The pieces of a reply with every branch block gathered up (see the module docstring)."""
-    reader = _Reader()
+    reader = BlockReader()
     for piece in pieces:
-        if isinstance(piece, Marker):
-            reader.marker(piece)
-        else:
-            reader.add(piece)
+        reader.read(piece)
     while reader.open:
         reader.close(None)
     return reader.top
