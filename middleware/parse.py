@@ -20,6 +20,7 @@ linear in the reply (the scanner never re-walks a stretch it already found to be
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache
@@ -46,6 +47,9 @@ READ_BUDGET: Final = 64_000
 
 _MAX_LOOSE_QUOTES = 4
 """A body with more never-closed quotes than this is not read (each costs the lexer a full pass)."""
+
+_PLAIN_LABEL: Final = re.compile(r"[^\"'“”‘’„«»=]*")
+"""A branch label with nothing in it for the grammar to read but words."""
 
 _LAST_WINS = frozenset({"skill_check"})
 _RUNS_TO_NEXT_KEY = frozenset({"inventory"})
@@ -189,7 +193,7 @@ def _marked(segments: list[Segment], text: str, offset: int) -> list[Piece]:
         at = segment.start - offset
         for marker in find_markers(text, at, segment.end - offset):
             _with_prose(pieces, text, at, marker.start, offset)
-            pieces.append(Marker(marker.label, text[marker.start:marker.end],
+            pieces.append(Marker(_plain_label(marker.label), text[marker.start:marker.end],
                                  offset + marker.start, offset + marker.end))
             at = marker.end
         _with_prose(pieces, text, at, segment.end - offset, offset)
@@ -198,13 +202,26 @@ def _marked(segments: list[Segment], text: str, offset: int) -> list[Piece]:
 
 def _labelled(pieces: list[Piece]) -> list[Piece]:
     """Each ``[on …]`` marker's label as the grammar reads it: a quoted label without its quotes,
-    bare words joined by one space, a ``key=value`` by its value; an unreadable one as written."""
-    labels = [p.label for p in pieces if isinstance(p, Marker) and p.label is not None]
+    bare words joined by one space, a ``key=value`` by its value; an unreadable one as written.
+
+    A label of plain words (no quote, no "=") was read already (``_plain_label``), with no
+    parse."""
+    labels = [p.label for p in pieces if isinstance(p, Marker) and p.label is not None
+              and _PLAIN_LABEL.fullmatch(p.label) is None]
     if not labels:
         return pieces
     read = iter(_parse_together(labels))
     return [replace(p, label=_label_of(p.label, next(read)))
-            if isinstance(p, Marker) and p.label is not None else p for p in pieces]
+            if isinstance(p, Marker) and p.label is not None
+            and _PLAIN_LABEL.fullmatch(p.label) is None else p for p in pieces]
+
+
+def _plain_label(label: str | None) -> str | None:
+    """A label of plain words as the grammar would read it (its words joined by one space);
+    any other label as written, for ``_labelled`` to read."""
+    if label is None or _PLAIN_LABEL.fullmatch(label) is None:
+        return label
+    return " ".join(label.split())
 
 
 def _label_of(written: str, reading: _Reading) -> str:

@@ -1,8 +1,9 @@
 """The Game Master's view (faces layer): what the model is told about the rules and the party.
 
 ``build_view(ruleset, state, records, options, seed=...)`` is pure: from the ruleset (with the
-game's layers, read off ``state.layers``, and branch blocks when ``state.branches``), the state the next turn starts from and the records of
-the candidate kept last turn, it builds two blocks of text:
+game's layers, read off ``state.layers``, and branch blocks when ``state.branches``), the state
+the next turn starts from and the records of the candidate kept last turn, it builds two blocks
+of text:
 
 - ``rules``: how to write each tag for this ruleset only; byte-identical from turn to turn for the
   same ruleset and layers (so providers' prompt caches hit);

@@ -100,11 +100,11 @@ def _record(block: Block, status: Status, labels: list[str], kept: Section | Non
     result, outcome = _result(check)
     dropped = sum(_tags(s.body) for s in block.sections if s is not kept) if status != "ignored" \
         else 0
-    return BranchRecord(status=status, reason=problems[0] if problems else None,
-                        check=check.skill if isinstance(check, CheckRecord) else None,
-                        result=result, outcome=outcome, kept=kept.label if kept else None,
-                        sections=labels, dropped_tags=dropped, problems=problems,
-                        feedback=_feedback(kept, outcome or result, dropped, problems))
+    return BranchRecord.trusted(
+        status=status, reason=problems[0] if problems else None,
+        check=check.skill if isinstance(check, CheckRecord) else None, result=result,
+        outcome=outcome, kept=kept.label if kept else None, sections=labels, dropped_tags=dropped,
+        problems=problems, feedback=_feedback(kept, outcome or result, dropped, problems))
 
 
 def _result(check: Record | None) -> tuple[str | None, str | None]:
