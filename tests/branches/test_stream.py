@@ -17,7 +17,14 @@ from middleware.rules.registry import load_bundled
 from middleware.sheet.party import read_party
 from middleware.stores.memory import MemoryStore
 from tests.branches.helpers import demo_game
-from tests.proxy.conftest import TIMEOUT, chat_for, history
+from tests.proxy.conftest import (
+    TIMEOUT,
+    FakeModel,
+    chat_for,
+    history,
+    running_proxy,
+    streamed_text,
+)
 from tests.proxy.fake_upstream import Answer, FakeUpstream, served
 
 CLIMB = '[skill_check: skill="Climb" difficulty="Risky"]'
@@ -150,3 +157,20 @@ async def test_over_the_proxy_cards_stream_as_the_stored_candidate_is_shown() ->
         [stored] = await proxy.engine.candidates(chat_for(messages), 1)
     assert for_people(stored.text, stored.records) == text
     assert text.startswith("Wren eyes the wall. 🎲 ")
+
+
+async def test_a_streamed_continue_holds_its_block_and_adds_up_to_the_stored_candidate() -> None:
+    """A Continue whose addition holds a check and its block: the streamed addition is the stored
+    candidate's added part, with one section of the three in it."""
+    model = FakeModel(["Wren eyes the wall.", " " + REPLY])
+    async with running_proxy(_party(), model) as proxy:
+        first = (await proxy.ask(history("I climb."))).json()
+        opening = first["choices"][0]["message"]["content"]
+        chunks = await proxy.stream([*history("I climb."),
+                                     {"role": "assistant", "content": opening}])
+        added = "".join(streamed_text(chunks))
+        done = chunks[-1]["gm"]
+        joined = await proxy.engine.store.get_candidate(done["chat"], 1, done["candidate"])
+    assert opening + added == joined.text
+    assert 1 == sum(text.split(" [")[0] in added for text in SECTIONS.values())
+    assert "[/branch]" not in added and "[on " not in added
