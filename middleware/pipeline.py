@@ -88,23 +88,28 @@ def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
             todo.extend(reversed(chosen.kept))
             continue
         kept.append(item)
-        if not isinstance(item, Tag):
-            continue
-        goods += item.name in GOODS_TAGS
-        started = time.perf_counter()
-        if item.name in GOODS_TAGS and goods > MAX_GOODS_TAGS:
-            result = Resolution(state, _too_many(item))
-        elif item.name in GOODS_TAGS:  # a reply starts a bounded number of stacks
-            result = _resolve_safely(item, state,
-                                     replace(ctx, new_stacks=new_stacks_left(start, state)))
-        else:
-            result = _resolve_safely(item, state, ctx)
-        timings.append(round((time.perf_counter() - started) * 1000, 3))
-        state = result.state
-        records.append(result.record)
-        tag_records.append(result.record)
-        checks[item.start] = result.record
+        if isinstance(item, Tag):
+            goods += item.name in GOODS_TAGS
+            started = time.perf_counter()
+            state, record = _resolved_tag(item, goods, start, state, ctx)
+            tag_records.append(record)
+            timings.append(round((time.perf_counter() - started) * 1000, 3))
+            records.append(record)
+            checks[item.start] = record
     return ResolvedReply(rewrite(kept, tag_records), tuple(records), state, tuple(timings))
+
+
+def _resolved_tag(tag: Tag, goods: int, start: GameState, state: GameState,
+                  ctx: Context) -> tuple[GameState, Record]:
+    """One tag against ``state``; ``goods`` counts the reply's inventory and loot tags so far,
+    this one included (SPEC §1b), ``start`` is the reply's start state."""
+    if tag.name not in GOODS_TAGS:
+        result = _resolve_safely(tag, state, ctx)
+    elif goods > MAX_GOODS_TAGS:
+        result = Resolution(state, _too_many(tag))
+    else:  # a reply starts a bounded number of stacks
+        result = _resolve_safely(tag, state, replace(ctx, new_stacks=new_stacks_left(start, state)))
+    return result.state, result.record
 
 
 def _items(reply: str, branches: bool) -> list[Item]:
