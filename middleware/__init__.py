@@ -22,9 +22,10 @@ from middleware.items.describe import gm_item_line
 from middleware.items.loot import loot_instructions
 from middleware.items.money import money_instructions, purse_lines
 from middleware.items.propose import propose_instructions
-from middleware.parse import TagStream, parse
+from middleware.parse import TagStream, parse, parse_pieces
 from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.records import Record
+from middleware.resolve.branch import BranchRecord
 from middleware.resolve.checks.chance import CheckChance, check_chance
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.checks.symbol_pool.roll import SymbolRoll, roll_symbols
@@ -33,7 +34,7 @@ from middleware.resolve.market.block import market_block
 from middleware.resolve.sheet import SheetRecord, chance_after_sheet, sheet_instructions
 from middleware.rules import Ruleset, load_ruleset, ruleset_json_schema, validate_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
-from middleware.segments import Tag, Text
+from middleware.segments import Marker, Tag, Text
 from middleware.sheet.party import read_party
 from middleware.sheet.peer import read_peer_character, read_peer_party
 from middleware.state import Character, GameState, Live, Place, Sheet, Stack
@@ -41,6 +42,7 @@ from middleware.stores import MemoryStore, SQLiteStore, open_store
 from middleware.stores.base import Store
 
 __all__ = [
+    "BranchRecord",
     "Character",
     "CheckChance",
     "CheckRecord",
@@ -53,6 +55,7 @@ __all__ = [
     "GameError",
     "GameState",
     "Live",
+    "Marker",
     "MemoryStore",
     "Place",
     "Problem",
@@ -84,6 +87,7 @@ __all__ = [
     "money_instructions",
     "open_store",
     "parse",
+    "parse_pieces",
     "propose_instructions",
     "purse_lines",
     "read_party",

@@ -71,16 +71,19 @@ class Engine:
     async def create_game(
         self, chat: str, ruleset: Ruleset, party: Sequence[Character] = (), *,
         seed: int = 0, dice: Literal["candidate", "turn"] = "candidate",
-        layers: Sequence[str] = (),
+        layers: Sequence[str] = (), branches: bool = False,
     ) -> GameState:
         """Store a new game; S(0) is the party as given. ``dice="turn"`` makes dice fair (SPEC §5);
-        ``layers`` turns ruleset layers on (an unknown or conflicting one is a ``GameError``)."""
+        ``layers`` turns ruleset layers on (an unknown or conflicting one is a ``GameError``);
+        ``branches`` reads branch blocks after checks (``[on success] … [/branch]``)."""
         problem = layer_problem(ruleset, tuple(layers))
         if problem is not None:
             raise GameError(f"layers[{problem[0]}]: {problem[1]}")
-        state = GameState(ruleset=ruleset.id, party=tuple(party), dice=dice, layers=tuple(layers))
+        state = GameState(ruleset=ruleset.id, party=tuple(party), dice=dice, layers=tuple(layers),
+                          branches=branches)
         row = GameRow(chat=chat, ruleset_id=ruleset.id, ruleset=ruleset.source, seed=seed,
-                      options={"dice": dice, **({"layers": list(layers)} if layers else {})},
+                      options={"dice": dice, **({"layers": list(layers)} if layers else {}),
+                               **({"branches": True} if branches else {})},
                       state=state.model_dump(mode="json"))
         await self.store.create_game(row)
         self._rulesets[chat] = self._loaded.setdefault(_digest(row.ruleset), ruleset)

@@ -20,7 +20,9 @@ linear in the reply (the scanner never re-walks a stretch it already found to be
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Final, NamedTuple, cast
@@ -31,10 +33,11 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 from lark.lexer import BasicLexer, LexerState
 
 from middleware.numbers import bound_numbers
-from middleware.scan import Found, find_tags, tail_hold
-from middleware.segments import Segment, Tag, Text
+from middleware.scan import Found, find_markers, find_tags, marker_hold, tail_hold
+from middleware.segments import Marker, Piece, Segment, Tag, Text
 
-__all__ = ["MAX_REPLY_CHARS", "READ_BUDGET", "TagStream", "merge_text", "parse", "source_of"]
+__all__ = ["MAX_REPLY_CHARS", "READ_BUDGET", "TagStream", "merge_text", "parse", "parse_pieces",
+           "source_of"]
 
 MAX_REPLY_CHARS: Final = 1_000_000
 """Text past this many characters is prose: no tag is looked for there (SPEC §8)."""
@@ -45,22 +48,30 @@ READ_BUDGET: Final = 64_000
 _MAX_LOOSE_QUOTES = 4
 """A body with more never-closed quotes than this is not read (each costs the lexer a full pass)."""
 
+_PLAIN_LABEL: Final = re.compile(r"[^\"'“”‘’„«»=]*")
+"""A branch label with nothing in it for the grammar to read but words."""
+
 _LAST_WINS = frozenset({"skill_check"})
 _RUNS_TO_NEXT_KEY = frozenset({"inventory"})
 
 
 def parse(text: str) -> list[Segment]:
     """Split a reply into prose and tags; text outside tags is kept byte for byte (SPEC §1b)."""
+    return cast(list[Segment], parse_pieces(text, branches=False))
+
+
+def parse_pieces(text: str, *, branches: bool) -> list[Piece]:
+    """``parse``, and with ``branches`` the branch markers in the prose as ``Marker`` pieces."""
     head = text[:MAX_REPLY_CHARS]
-    segments, _, _ = _read(head, offset=0, final=True, budget=READ_BUDGET)
+    segments, _, _ = _read(head, offset=0, final=True, budget=READ_BUDGET, branches=branches)
     if len(text) > len(head):
         segments.append(Text(text[len(head) :], len(head), len(text)))
     return merge_text(segments)
 
 
-def merge_text(segments: Iterable[Segment]) -> list[Segment]:
+def merge_text(segments: Iterable[Piece]) -> list[Piece]:
     """The same segments with adjacent Text runs joined into one."""
-    merged: list[Segment] = []
+    merged: list[Piece] = []
     for segment in segments:
         last = merged[-1] if merged else None
         if isinstance(segment, Text) and isinstance(last, Text):
@@ -70,7 +81,7 @@ def merge_text(segments: Iterable[Segment]) -> list[Segment]:
     return merged
 
 
-def source_of(segments: Iterable[Segment]) -> str:
+def source_of(segments: Iterable[Piece]) -> str:
     """The source text the segments cover: prose as it was, tags exactly as the model wrote them."""
     return "".join(s.text if isinstance(s, Text) else s.raw for s in segments)
 
@@ -79,13 +90,15 @@ class TagStream:
     """A reply read chunk by chunk, for a proxy that passes text on while the model writes.
 
     ``feed`` returns the segments that are final now; ``held`` is what waits (a possible tag);
-    ``close`` flushes it, an unclosed tag becoming prose. Spans index the whole reply.
+    ``close`` flushes it, an unclosed tag becoming prose. Spans index the whole reply. With
+    ``branches``, branch markers come as ``Marker`` pieces, and one still being written is held.
     """
 
     _RESCAN_BELOW = 1024
     """Held text up to this size is re-read on every chunk; past it, only after 1/8 growth."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, branches: bool = False) -> None:
+        self._branches = branches
         self._pending: list[str] = []
         self._held_len = 0
         self._offset = 0
@@ -98,7 +111,7 @@ class TagStream:
         """The text held back because it could still become a tag."""
         return "".join(self._pending)
 
-    def feed(self, chunk: str) -> list[Segment]:
+    def feed(self, chunk: str) -> list[Piece]:
         """Take the next chunk; return what is safe to pass on now."""
         if self._closed:
             raise ValueError("this TagStream is closed")
@@ -112,39 +125,42 @@ class TagStream:
             return []
         return self._release(final=False)
 
-    def close(self) -> list[Segment]:
+    def close(self) -> list[Piece]:
         """The reply is complete: flush what was held (an unclosed tag is prose)."""
         if self._closed:
             return []
         self._closed = True
         return self._release(final=True)
 
-    def _release(self, final: bool) -> list[Segment]:
+    def _release(self, final: bool) -> list[Piece]:
         held = self.held
-        segments, hold, self._budget = _read(held, self._offset, final, self._budget)
+        segments, hold, self._budget = _read(held, self._offset, final, self._budget,
+                                             self._branches)
         self._pending = [held[hold:]] if hold < len(held) else []
         self._held_len = len(held) - hold
         self._offset += hold
         self._read_at = self._held_len
         return merge_text(segments)
 
-    def _past_limit(self) -> list[Segment]:
+    def _past_limit(self) -> list[Piece]:
         held = self.held
         cut = MAX_REPLY_CHARS - self._offset
         self._pending, self._held_len = [held[:cut]], cut
         segments = self._release(final=True)
         return merge_text([*segments, *self._prose(held[cut:])])
 
-    def _prose(self, text: str) -> list[Segment]:
+    def _prose(self, text: str) -> list[Piece]:
         start, self._offset = self._offset, self._offset + len(text)
         return [Text(text, start, self._offset)] if text else []
 
 
-def _read(text: str, offset: int, final: bool, budget: int) -> tuple[list[Segment], int, int]:
+def _read(text: str, offset: int, final: bool, budget: int,
+          branches: bool = False) -> tuple[list[Piece], int, int]:
     """Segments covering ``text[:hold]``, ``hold``, and the reading budget left.
 
     With ``final`` the text is complete and nothing is held. Where the tags are is settled first
-    (``find_tags``), what they say after (``_readings``, one parse for all of them).
+    (``find_tags``), what they say after (``_readings``, one parse for all of them); with
+    ``branches``, the prose is then split at its markers (``_marked``).
     """
     found, hold = find_tags(text, final)
     bodies = [text[tag.body_at : tag.bracket] for tag in found]
@@ -160,12 +176,64 @@ def _read(text: str, offset: int, final: bool, budget: int) -> tuple[list[Segmen
         prose_from = end
     if hold is None:  # no tag left open: hold at most a header still being written
         hold = len(text) if final else tail_hold(text, prose_from)
-    return _with_prose(segments, text, prose_from, hold, offset), hold, budget
+    if not final and branches:  # nor a marker still being written
+        hold = marker_hold(text, prose_from, hold)
+    pieces = _with_prose(segments, text, prose_from, hold, offset)
+    return (_marked(pieces, text, offset) if branches else list(pieces)), hold, budget
+
+
+def _marked(segments: list[Segment], text: str, offset: int) -> list[Piece]:
+    """The segments with each prose run split at its branch markers; the labels are read by the
+    grammar as tag bodies are, in one parse (``grammar/tags.lark``)."""
+    pieces: list[Piece] = []
+    for segment in segments:
+        if not isinstance(segment, Text):
+            pieces.append(segment)
+            continue
+        at = segment.start - offset
+        for marker in find_markers(text, at, segment.end - offset):
+            _with_prose(pieces, text, at, marker.start, offset)
+            pieces.append(Marker(_plain_label(marker.label), text[marker.start:marker.end],
+                                 offset + marker.start, offset + marker.end))
+            at = marker.end
+        _with_prose(pieces, text, at, segment.end - offset, offset)
+    return _labelled(pieces)
+
+
+def _labelled(pieces: list[Piece]) -> list[Piece]:
+    """Each ``[on …]`` marker's label as the grammar reads it: a quoted label without its quotes,
+    bare words joined by one space, a ``key=value`` by its value; an unreadable one as written.
+
+    A label of plain words (no quote, no "=") was read already (``_plain_label``), with no
+    parse."""
+    labels = [p.label for p in pieces if isinstance(p, Marker) and p.label is not None
+              and _PLAIN_LABEL.fullmatch(p.label) is None]
+    if not labels:
+        return pieces
+    read = iter(_parse_together(labels))
+    return [replace(p, label=_label_of(p.label, next(read)))
+            if isinstance(p, Marker) and p.label is not None
+            and _PLAIN_LABEL.fullmatch(p.label) is None else p for p in pieces]
+
+
+def _plain_label(label: str | None) -> str | None:
+    """A label of plain words as the grammar would read it (its words joined by one space);
+    any other label as written, for ``_labelled`` to read."""
+    if label is None or _PLAIN_LABEL.fullmatch(label) is None:
+        return label
+    return " ".join(label.split())
+
+
+def _label_of(written: str, reading: _Reading) -> str:
+    if isinstance(reading, str):
+        return written.strip()
+    pairs = [part.value for part in reading if part.key is not None]
+    return pairs[0] if pairs else " ".join(part.value for part in reading)
 
 
 def _with_prose(
-    segments: list[Segment], text: str, start: int, end: int, offset: int
-) -> list[Segment]:
+    segments: list[Any], text: str, start: int, end: int, offset: int
+) -> list[Any]:
     if end > start:
         segments.append(Text(text[start:end], offset + start, offset + end))
     return segments

@@ -2,7 +2,9 @@
 
 Pure given (reply, state, context): the pipeline calls it between loading the turn-start state and
 storing the candidate. SPEC §3: tags resolve in reading order and each sees what the earlier ones
-did; SPEC §8: no tag can crash the reply.
+did; SPEC §8: no tag can crash the reply. In a game with branch blocks on, a block after a check is
+replaced by the section the check's record chose (``resolve.branch``), whose tags then resolve in
+their turn; the tags of the sections not taken are never resolved.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from dataclasses import dataclass, replace
 
 from middleware.items.stack_room import new_stacks_left
 from middleware.logs import get_logger
-from middleware.parse import parse
+from middleware.parse import parse, parse_pieces
 from middleware.records import ErrorRecord, IgnoredRecord, Record, clean_value
 from middleware.resolve import Context, Resolution
+from middleware.resolve.branch import Block, Item, choose, read_blocks
 from middleware.resolve.dispatch import READS_UNREADABLE, RESOLVERS
 from middleware.resolve.place import place_at_end
 from middleware.rewrite import rewrite
-from middleware.segments import Tag
+from middleware.segments import Segment, Tag
 from middleware.state import GameState
 from middleware.text import clean_text, surrogates_line
 
@@ -31,7 +34,8 @@ GOODS_TAGS = frozenset({"inventory", "loot"})
 
 @dataclass(frozen=True, slots=True)
 class ResolvedReply:
-    """The rewritten text, one record per tag in order, and the state after the last tag."""
+    """The rewritten text, one record per tag in order (and one per branch block, after its
+    check), and the state after the last tag."""
 
     text: str
     records: tuple[Record, ...]
@@ -65,27 +69,54 @@ def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
 
 
 def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
-    segments = parse(reply)
-    ctx = replace(ctx, place_at_end=place_at_end(segments, state, ctx))  # SPEC §3: buys
+    items = _items(reply, state.branches)
+    outside = [item for item in items if not isinstance(item, Block)]
+    ctx = replace(ctx, place_at_end=place_at_end(outside, state, ctx))  # SPEC §3: buys
     records: list[Record] = []
     timings: list[float] = []
+    kept: list[Segment] = []
+    tag_records: list[Record] = []
+    checks: dict[int, Record] = {}
     goods, start = 0, state
-    for segment in segments:
-        if not isinstance(segment, Tag):
+    todo = items[::-1]  # a stack: a branch block is replaced by what its check keeps of it
+    while todo:
+        item = todo.pop()
+        if isinstance(item, Block):
+            chosen = choose(item, None if item.check is None else checks.get(item.check))
+            records.append(chosen.record)
+            timings.append(0.0)
+            todo.extend(reversed(chosen.kept))
             continue
-        goods += segment.name in GOODS_TAGS
-        started = time.perf_counter()
-        if segment.name in GOODS_TAGS and goods > MAX_GOODS_TAGS:
-            result = Resolution(state, _too_many(segment))
-        elif segment.name in GOODS_TAGS:  # a reply starts a bounded number of stacks
-            result = _resolve_safely(segment, state,
-                                     replace(ctx, new_stacks=new_stacks_left(start, state)))
-        else:
-            result = _resolve_safely(segment, state, ctx)
-        timings.append(round((time.perf_counter() - started) * 1000, 3))
-        state = result.state
-        records.append(result.record)
-    return ResolvedReply(rewrite(segments, records), tuple(records), state, tuple(timings))
+        kept.append(item)
+        if isinstance(item, Tag):
+            goods += item.name in GOODS_TAGS
+            started = time.perf_counter()
+            state, record = _resolved_tag(item, goods, start, state, ctx)
+            tag_records.append(record)
+            timings.append(round((time.perf_counter() - started) * 1000, 3))
+            records.append(record)
+            checks[item.start] = record
+    return ResolvedReply(rewrite(kept, tag_records), tuple(records), state, tuple(timings))
+
+
+def _resolved_tag(tag: Tag, goods: int, start: GameState, state: GameState,
+                  ctx: Context) -> tuple[GameState, Record]:
+    """One tag against ``state``; ``goods`` counts the reply's inventory and loot tags so far,
+    this one included (SPEC §1b), ``start`` is the reply's start state."""
+    if tag.name not in GOODS_TAGS:
+        result = _resolve_safely(tag, state, ctx)
+    elif goods > MAX_GOODS_TAGS:
+        result = Resolution(state, _too_many(tag))
+    else:  # a reply starts a bounded number of stacks
+        result = _resolve_safely(tag, state, replace(ctx, new_stacks=new_stacks_left(start, state)))
+    return result.state, result.record
+
+
+def _items(reply: str, branches: bool) -> list[Item]:
+    """The reply read: with branch blocks on, its markers gathered into blocks (``read_blocks``)."""
+    if not branches:
+        return list(parse(reply))
+    return read_blocks(parse_pieces(reply, branches=True))
 
 
 def _resolve_safely(tag: Tag, state: GameState, ctx: Context) -> Resolution:

@@ -6,6 +6,11 @@ grammar's quoted terminals (``grammar/tags.lark``). ``parse.py`` reads the bodie
 
 Limits against hostile input (SPEC §8): the work is linear in the text (a stretch found unclosed is
 never walked again).
+
+In a game with branch blocks on, the prose between tags is also searched for branch markers
+(``find_markers``): ``[on <label>]`` (``on`` in any case, then spaces, ``:``, ``_`` or ``-``; a
+label of one line, no brackets, at most 120 characters) and ``[/branch]``, spaces allowed inside the
+brackets. The label is a tag body to the grammar (``parse.py`` reads it).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import re
 from bisect import bisect_left
 from typing import Final, NamedTuple
 
-__all__ = ["Found", "find_tags", "tail_hold"]
+__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "marker_hold", "tail_hold"]
 
 
 _NAMES: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
@@ -192,6 +197,35 @@ def tail_hold(text: str, start: int) -> int:
     word, spaced = so_far.group(1).lower(), bool(so_far.group(2))
     could = any(name == word if spaced else name.startswith(word) for name in _NAMES)
     return at if could else len(text)
+
+
+_MARKER: Final = re.compile(
+    r"\[[ \t]{0,8}(?:on(?:[ \t]{1,8}|[ \t]{0,8}[:_-][ \t]{0,8})(?P<label>[^\[\]\r\n]{1,120}?)"
+    r"|/[ \t]{0,8}branch)[ \t]{0,8}\]", re.IGNORECASE)
+_MARKER_SO_FAR: Final = re.compile(
+    r"\[[ \t]{0,8}(?:on?|on(?:[ \t]{1,8}|[ \t]{0,8}[:_-][ \t]{0,8})[^\[\]\r\n]{0,128}"
+    r"|/[ \t]{0,8}(?:b(?:r(?:a(?:n(?:c(?:h[ \t]{0,8})?)?)?)?)?)?)?\Z", re.IGNORECASE)
+
+
+class MarkerAt(NamedTuple):
+    """One branch marker in prose: its span and its label as written (None on ``[/branch]``)."""
+
+    start: int
+    end: int
+    label: str | None
+
+
+def find_markers(text: str, start: int, end: int) -> list[MarkerAt]:
+    """The branch markers that lie whole in the prose ``text[start:end]``, in order."""
+    return [MarkerAt(m.start(), m.end(), m.group("label"))
+            for m in _MARKER.finditer(text, start, end)]
+
+
+def marker_hold(text: str, start: int, end: int) -> int:
+    """Where a branch marker may be starting at the end of ``text[start:end]`` (``[on Succ``),
+    else ``end``."""
+    at = text.rfind("[", start, end)
+    return at if at >= 0 and _MARKER_SO_FAR.match(text, at, end) else end
 
 
 class Found(NamedTuple):

@@ -47,3 +47,19 @@ class Tag:
 
 
 Segment = Text | Tag
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A branch marker (read only in a game with branch blocks on): ``[on <label>]`` opens a
+    section, ``label`` as the grammar read it; ``[/branch]`` ends the block (``label`` None).
+    ``raw`` is the marker exactly as written; ``start``/``end`` index it in the reply."""
+
+    label: str | None
+    raw: str
+    start: int
+    end: int
+
+
+Piece = Text | Tag | Marker
+"""What a reply read with branch blocks on is made of: prose, tags and markers."""

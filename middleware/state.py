@@ -171,6 +171,8 @@ class GameState(Frozen):
     """ITM-DAY-02: how many market days each place has begun, by normalized place name."""
     layers: tuple[str, ...] = ()
     """The ruleset layers the game was created with, in the order chosen (``rules/layers.py``)."""
+    branches: bool = False
+    """Whether the game reads branch blocks after a check (``resolve/branch``), as created."""
 
     def with_character(self, index: int, character: Character) -> GameState:
         """A new state whose party member ``index`` is ``character``."""

@@ -52,6 +52,9 @@ def serve_command(
     seed: Annotated[int, typer.Option(help="Seed new games are derived from.")] = 0,
     fair_dice: Annotated[bool, typer.Option(help="Every candidate of a turn throws the same "
                                                  "dice (SPEC §5).")] = False,
+    branches: Annotated[bool, typer.Option(help="The model may write a section per outcome after "
+                                               "a check ([on success] … [on failure] … "
+                                               "[/branch]); the dice keep one.")] = False,
     log_level: Annotated[str, typer.Option(help="Log level.")] = "info",
     inject: Annotated[str, typer.Option(help="What the model is told: full (rules and state), "
                                              "rules (the rules block only) or off.")] = "full",
@@ -82,7 +85,7 @@ def serve_command(
         err.print(f"✗ --display must be 'tags' or 'cards', not {display!r}", markup=False)
         raise typer.Exit(2)
     try:
-        games = game_config(ruleset, party, seed=seed, fair_dice=fair_dice)
+        games = game_config(ruleset, party, seed=seed, fair_dice=fair_dice, branches=branches)
         view = inject_config(inject, state_in_user, tools)
     except (GMError, OSError, json.JSONDecodeError) as exc:
         err.print(f"✗ {exc}", markup=False)
@@ -94,13 +97,13 @@ def serve_command(
 
 
 def game_config(ruleset: str, party: Path | None, *, seed: int = 0,
-                fair_dice: bool = False) -> GameConfig:
+                fair_dice: bool = False, branches: bool = False) -> GameConfig:
     """The game every new chat starts with: the ruleset and the party file, validated whole."""
     rules = _ruleset(ruleset)
     entries: Any = json.loads(party.read_text(encoding="utf-8")) if party else []
     entries = entries["party"] if isinstance(entries, dict) and "party" in entries else entries
     return GameConfig(rules, read_party(rules, entries), seed=seed,
-                      dice="turn" if fair_dice else "candidate")
+                      dice="turn" if fair_dice else "candidate", branches=branches)
 
 
 def _ruleset(name: str) -> Ruleset:

@@ -1,8 +1,9 @@
 """The Game Master's view (faces layer): what the model is told about the rules and the party.
 
 ``build_view(ruleset, state, records, options, seed=...)`` is pure: from the ruleset (with the
-game's layers, read off ``state.layers``), the state the next turn starts from and the records of
-the candidate kept last turn, it builds two blocks of text:
+game's layers, read off ``state.layers``, and branch blocks when ``state.branches``), the state
+the next turn starts from and the records of the candidate kept last turn, it builds two blocks
+of text:
 
 - ``rules``: how to write each tag for this ruleset only; byte-identical from turn to turn for the
   same ruleset and layers (so providers' prompt caches hit);
@@ -41,6 +42,6 @@ def build_view(ruleset: Ruleset, state: GameState, records: Iterable[Record] = (
     """The GM's view of a game of ``ruleset`` whose next turn starts from ``state``; ``records``
     are the kept candidate's of the turn before, ``seed`` the game seed (the market's stock)."""
     options = options or ViewOptions()
-    rules = rules_block(ruleset, state.layers, options)
+    rules = rules_block(ruleset, state.layers, options, state.branches)
     left = max(options.budget - len(rules), 0)
     return GMView(rules, state_block(ruleset, state, records, options, seed=seed, budget=left))

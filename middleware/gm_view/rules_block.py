@@ -3,8 +3,9 @@
 It reads only the ruleset and the layers the game was created with (they never change during a
 game), so providers' prompt caches hit on every turn. Parts, in order: what the Engine does with
 dice and results, the ruleset author's own guidance (``gm.checkGuidance`` / ``gm.sheetGuidance``),
-the check parts (``rules_checks``), the place tag and the item parts (``rules_items``). In tool
-mode (``ViewOptions.tools``) the block teaches the functions instead, and no tag (``rules_tools``).
+the check parts (``rules_checks``), branch blocks in a game that reads them (``rules_branches``),
+the place tag and the item parts (``rules_items``). In tool mode (``ViewOptions.tools``) the block
+teaches the functions instead, and no tag (``rules_tools``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from middleware.cache import IdentityCache
 from middleware.gm_view.parts import Part, ViewOptions, capped, joined, safe
+from middleware.gm_view.rules_branches import branch_part
 from middleware.gm_view.rules_checks import check_parts
 from middleware.gm_view.rules_items import item_parts
 from middleware.gm_view.rules_tools import ENGINE as TOOLS_ENGINE
@@ -34,15 +36,18 @@ ENGINE = ("The Engine throws every die and applies every tag. Write each tag whe
 _BLOCKS: IdentityCache[str] = IdentityCache(64)
 
 
-def rules_block(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
-    """The Rules block of a game of ``ruleset`` with ``layers`` on, within the budget; worked out
-    once per ruleset object, layers and options (it is the same text every turn)."""
-    key = (layers, options.part_cap, options.budget, tuple(sorted(options.caps.items())),
-           options.tools)
-    return _BLOCKS.get((ruleset,), key, lambda: _build(ruleset, layers, options))
+def rules_block(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions,
+                 branches: bool = False) -> str:
+    """The Rules block of a game of ``ruleset`` with ``layers`` on (and branch blocks, when the
+    game reads them), within the budget; worked out once per ruleset object, layers, branches
+    and options (it is the same text every turn)."""
+    key = (layers, branches, options.part_cap, options.budget,
+           tuple(sorted(options.caps.items())), options.tools)
+    return _BLOCKS.get((ruleset,), key, lambda: _build(ruleset, layers, options, branches))
 
 
-def _build(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> str:
+def _build(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions,
+           branches: bool) -> str:
     ladder = ladder_of(ruleset, layers)
     if options.tools:
         parts = [Part("engine", "", (TOOLS_ENGINE,)),
@@ -52,6 +57,7 @@ def _build(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions) -> s
     parts = [Part("engine", "", (ENGINE,)),
              Part("guidance", "", tuple(_guidance(ruleset.gm))),
              *check_parts(ruleset, tuple(ladder)),
+             *([branch_part(ruleset)] if branches else []),
              Part("sheet", "SHEET", tuple(_lines(sheet_instructions(ruleset)))),
              Part("dice", "PLAIN ROLLS", tuple(_lines(dice_instructions(ruleset)))),
              Part("place", "", () if ruleset.items and ruleset.items.market else

@@ -41,11 +41,12 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from middleware.dice import derive_seed
-from middleware.display import shown_tag
+from middleware.display import for_people, shown_tag
 from middleware.engine import Engine, Processed
 from middleware.errors import GameError, GMError, RequestError, RequestTooLarge, UpstreamError
 from middleware.logs import get_logger
 from middleware.paths import extended
+from middleware.pipeline import ResolvedReply
 from middleware.proxy.chat import ChatRequest, read_request
 from middleware.proxy.chunks import Envelope
 from middleware.proxy.continued import ContinueAt, added, continue_answer, continue_stream
@@ -92,6 +93,8 @@ class GameConfig:
     party: tuple[Character, ...] = ()
     seed: int = 0
     dice: Literal["candidate", "turn"] = "candidate"
+    branches: bool = False
+    """Whether the chats' games read branch blocks after checks (``serve --branches``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +266,8 @@ class _Proxy:
         except GameError:
             games = self.games
             await self.engine.create_game(chat, games.ruleset, games.party,
-                                          seed=derive_seed(games.seed, chat), dice=games.dice)
+                                          seed=derive_seed(games.seed, chat), dice=games.dice,
+                                          branches=games.branches)
             get_logger().info("proxy-new-game", chat=chat, ruleset=games.ruleset.id)
 
     async def _stream(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
@@ -271,8 +275,11 @@ class _Proxy:
         """The seed is picked first so each tag streamed is what the stored candidate says."""
         seed = await self.engine.next_seed(at.chat, at.turn)
         preview = await self.engine.previewer(at.chat, at.turn, seed)
-        shown = shown_tag if self.options.display == "cards" else resolved_text
-        reply = ReplyStream(preview, priced_at_end(await self.engine.ruleset(at.chat)), shown)
+        cards = self.options.display == "cards"
+        reply = ReplyStream(preview, priced_at_end(await self.engine.ruleset(at.chat)),
+                            shown_tag if cards else resolved_text,
+                            branches=bool((await self.engine.game(at.chat)).options.get("branches")),
+                            whole=_for_people if cards else _resolved)
         chunks = await opened(self.upstream.stream(ask.body, at.auth))
 
         async def store(text: str) -> Processed:
@@ -333,6 +340,14 @@ async def _released(events: AsyncIterator[bytes], release: Release) -> AsyncIter
             yield event
     finally:
         release()
+
+
+def _resolved(done: ResolvedReply) -> str:
+    return done.text
+
+
+def _for_people(done: ResolvedReply) -> str:
+    return for_people(done.text, done.records)
 
 
 def _keepalive() -> ServerSentEvent:

@@ -61,7 +61,8 @@ async def continue_stream(tree: ChatTree, upstream: Upstream, body: dict[str, An
     base = await engine.store.get_candidate(at.chat, at.turn, at.candidate)
     seed = continue_seed(base.seed, at.turn)
     preview = await extender(engine, at.chat, at.turn, at.candidate, seed)
-    reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)))
+    reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
+                        branches=bool((await engine.game(at.chat)).options.get("branches")))
     chunks = await opened(upstream.stream(body, at.auth))
 
     async def store(text: str) -> Processed:

@@ -16,13 +16,14 @@ an ``[inventory:]`` tag, and all after it, wait for the end. So does everything 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from middleware.engine import Processed
 from middleware.errors import UpstreamError
 from middleware.logs import get_logger
 from middleware.parse import TagStream
 from middleware.pipeline import ResolvedReply
+from middleware.proxy.branch_hold import BranchHold, Run
 from middleware.proxy.chunks import DONE, Envelope, piece_of
 from middleware.proxy.refusals import upstream_event
 from middleware.records import Record
@@ -35,6 +36,8 @@ MAX_STREAMED_TAGS: Final = 64
 """Tags resolved one by one as they close; later ones wait for the end (one resolution)."""
 
 Preview = Callable[[str], ResolvedReply]
+Whole = Callable[[ResolvedReply], str]
+"""A resolved reply as the client is shown it: its text, or its text with card lines."""
 Waits = Callable[[Tag], bool]
 Shown = Callable[[Tag, Record], str]
 """What the client is shown in place of a resolved tag: its resolved tag, or its card line."""
@@ -50,8 +53,13 @@ class ReplyStream:
     """One reply's rewriting as it streams: ``feed`` a delta, get the text to send now."""
 
     def __init__(self, preview: Preview, waits: Waits = lambda tag: False,
-                 shown: Shown = resolved_text) -> None:
-        self._tags = TagStream()
+                 shown: Shown = resolved_text, *, branches: bool = False,
+                 whole: Whole = lambda done: done.text) -> None:
+        """``branches``: the game reads branch blocks, each held until it closes
+        (``branch_hold``) and then sent as ``whole`` shows the reply resolved up to there."""
+        self._tags = TagStream(branches=branches)
+        self._blocks = BranchHold(waits) if branches else None
+        self._whole = whole
         self._shown = shown
         self._preview = preview
         self._waits = waits
@@ -69,10 +77,31 @@ class ReplyStream:
     def feed(self, delta: str) -> str:
         """Take the model's next piece of text; return the rewritten text safe to send now."""
         self._source.append(delta)
-        segments = self._tags.feed(delta)
-        if self._holding or not segments:
+        pieces = self._tags.feed(delta)
+        if self._holding or not pieces:
             return ""
-        return self._send(segments)
+        if self._blocks is None:
+            return self._send(cast(list[Segment], pieces))  # no markers are read without blocks
+        return "".join([self._run(run) for run in self._blocks.take(pieces)])
+
+    def _run(self, run: Run) -> str:
+        """One run of ``BranchHold``: pieces sent as they are, or the reply through a block."""
+        if self._holding:
+            return ""
+        if run is None:
+            self._holding = True
+            return ""
+        return self._send(run) if isinstance(run, list) else self._through(run)
+
+    def _through(self, end: int) -> str:
+        """The reply resolved through ``end`` (a block's end), as shown, past what was sent."""
+        done = self._preview(self.reply[:end])
+        text, sent = self._whole(done), "".join(self._sent)
+        if not text.startswith(sent):  # cannot happen: what was sent is how it begins
+            self._holding = True
+            return ""
+        self._streamed = len(done.records)
+        return self._record(text[len(sent):])
 
     def tail(self, done: Processed, whole: str | None = None) -> str:
         """The rest of ``whole``, the stored candidate as the client is shown it (default: its

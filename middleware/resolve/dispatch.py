@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from middleware.records import ErrorRecord, IgnoredRecord, Record, model_json
 from middleware.resolve import Resolver
+from middleware.resolve.branch import BranchRecord
 from middleware.resolve.checks import resolve_check
 from middleware.resolve.checks.record import CheckRecord
 from middleware.resolve.dice import DiceRecord, resolve_dice
@@ -37,6 +38,7 @@ RECORDS: dict[str, type[Record]] = {
     "loot": LootRecord,
     "sheet": SheetRecord,
     "dice": DiceRecord,
+    "branch": BranchRecord,  # a branch block's record: no tag of its own, read back all the same
 }
 
 

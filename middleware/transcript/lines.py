@@ -24,10 +24,12 @@ class _Line(BaseModel):
 
 
 class Options(_Line):
-    """Game options: ``dice: "turn"`` gives fair dice (SPEC §5); ``layers`` turns ruleset layers on."""
+    """Game options: ``dice: "turn"`` gives fair dice (SPEC §5); ``layers`` turns ruleset layers on;
+    ``branches`` reads branch blocks after checks."""
 
     dice: Literal["candidate", "turn"] = "candidate"
     layers: tuple[str, ...] = ()
+    branches: bool = False
 
 
 class GameLine(_Line):

@@ -93,7 +93,7 @@ async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
     party = read_party(ruleset, game.party, line=prepared.lines[0][0])
     chat, turn, count = game.id, 0, 0
     await engine.create_game(chat, ruleset, party, seed=game.seed, dice=game.options.dice,
-                             layers=game.options.layers)
+                             layers=game.options.layers, branches=game.options.branches)
     for number, line in prepared.lines[1:]:
         try:
             if isinstance(line, UserLine):
