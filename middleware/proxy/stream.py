@@ -23,6 +23,7 @@ from middleware.errors import UpstreamError
 from middleware.logs import get_logger
 from middleware.parse import TagStream
 from middleware.pipeline import ResolvedReply
+from middleware.proxy.access import shown as shown_chat
 from middleware.proxy.chunks import DONE, Envelope, piece_of
 from middleware.proxy.refusals import upstream_event
 from middleware.records import Record
@@ -125,9 +126,10 @@ class ReplyStream:
 
 
 def gm_fields(done: Processed) -> dict[str, Any]:
-    """The records beside the text (``gm_records``) and which candidate this is (``gm``)."""
+    """The records beside the text (``gm_records``) and which candidate this is (``gm``; its
+    chat as the client names it)."""
     return {"gm_records": [r.model_dump(mode="json") for r in done.records],
-            "gm": {"chat": done.chat, "turn": done.turn, "candidate": done.candidate,
+            "gm": {"chat": shown_chat(done.chat), "turn": done.turn, "candidate": done.candidate,
                    "replayed": done.replayed}}
 
 

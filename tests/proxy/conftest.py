@@ -26,6 +26,7 @@ from starlette.routing import Route
 
 from middleware.engine import Engine
 from middleware.proxy import GameConfig, HttpUpstream, create_app
+from middleware.proxy.access import Access
 from middleware.proxy.chat import Message, chat_id
 from middleware.state import Character, Sheet
 from middleware.stores.memory import MemoryStore
@@ -199,6 +200,9 @@ def history(*turns: str, system: str = "You are the Game Master of Ember Roads."
     return messages
 
 
-def chat_for(messages: list[dict[str, Any]]) -> str:
-    """The chat id the proxy gives a conversation sent without ``X-GM-Chat``."""
-    return chat_id({}, [Message(m["role"], m["content"]) for m in messages])
+def chat_for(messages: list[dict[str, Any]], auth: str | None = None) -> str:
+    """The chat id the proxy (with no tokens of its own) stores a conversation sent without
+    ``X-GM-Chat`` under, from a client sending ``Authorization: auth`` (None: no header)."""
+    identity = Access().identify(auth)
+    assert identity is not None
+    return identity.chat(chat_id({}, [Message(m["role"], m["content"]) for m in messages]))
