@@ -161,7 +161,7 @@ async def test_raw_line_separators_in_streamed_json_do_not_end_the_stream() -> N
         body = {"model": "m", "messages": messages, "stream": True}
         async with http.stream("POST", "/v1/chat/completions", json=body) as response:
             raw = (await response.aread()).decode()
-        stored = await proxy.engine.candidates(chat_for(messages, AUTH), 1)
+        stored = await proxy.engine.candidates(chat_for(messages), 1)
     events = [json.loads(line[len("data: "):]) for line in raw.split("\n")
               if line.startswith("data: {")]
     streamed = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
