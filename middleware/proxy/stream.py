@@ -31,6 +31,7 @@ from middleware.resolve.market.day import market_of
 from middleware.rewrite import resolved_text
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Segment, Tag, Text
+from middleware.text import MAX_CANDIDATE_CHARS
 
 MAX_STREAMED_TAGS: Final = 64
 """Tags resolved one by one as they close; later ones wait for the end (one resolution)."""
@@ -51,8 +52,10 @@ class ReplyStream:
     """One reply's rewriting as it streams: ``feed`` a delta, get the text to send now."""
 
     def __init__(self, preview: Preview, waits: Waits = lambda tag: False,
-                 shown: Shown = resolved_text) -> None:
+                 shown: Shown = resolved_text, limit: int = MAX_CANDIDATE_CHARS) -> None:
         self._tags = TagStream()
+        self._limit = limit
+        self._held = 0
         self._shown = shown
         self._preview = preview
         self._waits = waits
@@ -64,12 +67,20 @@ class ReplyStream:
 
     @property
     def reply(self) -> str:
-        """The reply as the model wrote it so far."""
+        """The reply as the model wrote it so far, up to one character past the limit (so the
+        store cuts it and says so)."""
         return "".join(self._source)
 
     def feed(self, delta: str) -> str:
-        """Take the model's next piece of text; return the rewritten text safe to send now."""
+        """Take the model's next piece of text; return the rewritten text safe to send now.
+        Nothing past ``limit`` characters is read or kept (the stored candidate is cut there)."""
+        before = self._held
+        delta = delta[: self._limit + 1 - before]
         self._source.append(delta)
+        self._held += len(delta)
+        delta = delta[: max(self._limit - before, 0)]
+        if not delta:
+            return ""
         segments = self._tags.feed(delta)
         if self._holding or not segments:
             return ""

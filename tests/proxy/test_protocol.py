@@ -11,11 +11,11 @@ import pytest
 from middleware.proxy import ServeOptions
 from middleware.proxy.upstream import endpoint
 from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, history
+from tests.proxy.fake_upstream import SECRET, USAGE, Answer, FakeUpstream, served, tool_call
 
 CLIENT_KEY = "sk-client"
 AUTH = f"Bearer {CLIENT_KEY}"
 """What the SDK client sends: its games are stored under this credential's scope."""
-from tests.proxy.fake_upstream import SECRET, USAGE, Answer, FakeUpstream, served, tool_call
 
 REPLY = f"Ada heaves at the grate. {CHECK} It groans."
 CALL = tool_call("roll_table", '{"table": "weather", "count": 2}')
