@@ -16,7 +16,7 @@ from typing import Any, Final
 REPLACEMENT = "\ufffd"
 """What a lone surrogate becomes."""
 
-MAX_CANDIDATE_CHARS: Final = 200_000
+MAX_CANDIDATE_CHARS: Final = 100_000
 """The longest reply a candidate keeps (characters, as the model wrote it): a longer one is cut
 there (``bounded``) and its record says so. A Continue adds at most what is left (``room``)."""
 
