@@ -7,7 +7,8 @@ A request's identity comes from its ``Authorization`` header:
   of that name shares the player's games) or as itself. Any other header is refused (401).
 - Without tokens of its own, any request is admitted and plays as its own ``Authorization``
   (hashed the same way as a token, so a client's games stay its own when the operator later
-  issues it that token); a request without one plays in the open namespace.
+  issues it that token); a request without one (or with an empty ``Bearer``) plays in the open
+  namespace.
 
 A chat a client names (``X-GM-Chat``, the ``user`` field, the hash of its opening) is stored as
 ``@<24 hex digits>/<name>``, the hex a SHA-256 digest of the identity, never the credential
@@ -93,6 +94,12 @@ def bearer(header: str | None) -> str | None:
     return (token.strip() or None) if scheme.lower() == "bearer" else None
 
 
+def _not_bearer(header: str | None) -> str | None:
+    """A credential of another scheme (``Basic ...``), whole; None for none or an empty bearer."""
+    value = (header or "").strip()
+    return value if value and value.partition(" ")[0].lower() != "bearer" else None
+
+
 def _digest(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
@@ -116,9 +123,8 @@ class Access:
         token = bearer(header)
         if self.closed:
             return self._players.get(_digest(token)) if token else None
-        if header is None or not header.strip():
-            return OPEN
-        return of_token(token or header.strip())
+        given = token or _not_bearer(header)
+        return of_token(given) if given else OPEN
 
 
 class TokensFileError(ValueError):

@@ -4,14 +4,13 @@ when they share a credential. Real HTTP on 127.0.0.1, the ``openai`` SDK as the 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import openai
 import pytest
 
 from middleware.proxy import ServeOptions
-from middleware.proxy.access import Access, TokensFileError, parse_tokens, shown
+from middleware.proxy.access import OPEN, Access, TokensFileError, parse_tokens, shown
 from tests.proxy.conftest import CHECK, TIMEOUT, history
 from tests.proxy.fake_upstream import Answer, FakeUpstream, Served, served
 
@@ -188,10 +187,20 @@ def test_a_tokens_file_with_a_token_twice_or_none_is_refused(text: str, says: st
         parse_tokens(text)
 
 
-def test_a_credential_is_never_stored_raw(tmp_path: Path) -> None:
+def test_a_credential_is_never_stored_raw() -> None:
     """The scope of a chat is a digest: the token's text appears in no chat id."""
     access = Access([("ada-token-0123456789", None)])
     identity = access.identify("Bearer ada-token-0123456789")
     assert identity is not None
     assert "ada-token" not in identity.chat("table-1")
     assert identity == Access().identify("Bearer ada-token-0123456789")
+
+
+@pytest.mark.parametrize("header", [None, "", "Bearer", "Bearer   "])
+def test_no_credential_or_an_empty_bearer_is_the_open_namespace(header: str | None) -> None:
+    """A chat UI with no key configured sends nothing or an empty ``Bearer``: no credential."""
+    assert OPEN == Access().identify(header)
+
+
+def test_another_scheme_is_a_credential_of_its_own() -> None:
+    assert Access().identify("Basic YWRhOnB3") not in (OPEN, Access().identify("Basic Ym9i"))
