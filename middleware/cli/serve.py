@@ -117,6 +117,9 @@ def serve_command(
         raise typer.Exit(2) from exc
     tokens = _tokens(tokens_file)
     _refuse_insecure(api_key, bool(auth_token or tokens), insecure_no_auth, host)
+    if not (auth_token or tokens) and not is_loopback(host):
+        logs.get_logger().warning("proxy-open", host=host, reason="no token: anyone who reaches "
+                                  "this address plays, each as their own Authorization")
     options = ServeOptions(display="cards" if display == "cards" else "tags", max_body=max_body,
                            auth_token=auth_token or None, tokens=tokens, keepalive=keepalive,
                            chats=chats, timeout=upstream_timeout, read_timeout=read_timeout,
