@@ -12,8 +12,10 @@ An ASGI middleware, so it covers every route, the unknown ones included:
   is closed. The request line and headers have their own deadline in the server
   (``server.read_timed``), which an ASGI app cannot see.
 
-Answers refused here close the connection (``Connection: close``): the rest of a refused body is
-never read.
+A 401 or a 413 leaves the connection open: uvicorn drops the rest of the refused body as it comes
+(nothing of it is held), so a client that sends its whole body before it reads (httpx, the OpenAI
+SDK) gets the answer rather than a broken connection; the server's read deadline closes one that
+drips the rest. A 408 closes the connection (``Connection: close``).
 """
 
 from __future__ import annotations
@@ -49,13 +51,12 @@ class Guard:
         if self._access.identify(header.decode("latin-1") if header else None) is None:
             response = error_response(401, "this proxy needs its bearer token (Authorization: "
                                       "Bearer ...)", code="invalid_api_key",
-                                      headers={"WWW-Authenticate": "Bearer", **_CLOSE})
+                                      headers={"WWW-Authenticate": "Bearer"})
             await response(scope, receive, send)
             return
         length = headers.get(b"content-length", b"0")
         if length.isdigit() and int(length) > self._max_body:
-            await error_response(413, too_large(self._max_body), headers=_CLOSE)(
-                scope, receive, send)
+            await error_response(413, too_large(self._max_body))(scope, receive, send)
             return
         if length in (b"", b"0") and b"transfer-encoding" not in headers:
             await self.app(scope, receive, send)  # no body to wait for
@@ -73,7 +74,7 @@ class Guard:
                 scope, receive, send)
             return
         except RequestTooLarge as exc:
-            await error_response(413, str(exc), headers=_CLOSE)(scope, receive, send)
+            await error_response(413, str(exc))(scope, receive, send)
             return
         if body is None:
             return  # the client went away

@@ -8,7 +8,9 @@ keep-alive timer is cancelled by any byte received, and a new connection has non
 sending a header a byte at a time holds its socket for as long as it likes (slowloris).
 ``read_timed`` adds it to uvicorn's h11 protocol: from the moment a connection opens, and again
 after each response, the client has ``seconds`` to send a whole request head, or the connection
-is closed. The body's own deadline is the app's (``guard``).
+is closed; after an answer given before the body ended (a 413, a 401), the same ``seconds`` to
+send the rest of it (which uvicorn drops as it comes). The body's own deadline is the app's
+(``guard``).
 """
 
 from __future__ import annotations
@@ -59,9 +61,12 @@ def read_timed(seconds: float) -> type[H11Protocol]:
                 self._head_timer = None
 
         def _head_too_slow(self) -> None:
-            """No whole request head yet (h11 still waits for one): the connection is closed."""
+            """No whole request head yet (h11 still waits for one), or the body of a request
+            already answered still coming: the connection is closed."""
             self._head_timer = None
-            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            waiting = self.conn.their_state is h11.IDLE or (
+                self.conn.our_state is h11.DONE and self.conn.their_state is h11.SEND_BODY)
+            if waiting and not self.transport.is_closing():
                 get_logger().info("read-timeout", client=_client(self.client),
                                   seconds=seconds)
                 self.transport.close()

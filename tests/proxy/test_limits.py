@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from middleware.cli import app
 from middleware.cli.serve import INSECURE, UNREADABLE
 from middleware.proxy import ServeOptions
+from middleware.proxy.options import MAX_BODY
 from middleware.text import MAX_CANDIDATE_CHARS
 from tests.conftest import compat_path
 from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, free_socket, history, serving
@@ -91,33 +92,45 @@ async def test_a_body_trickled_past_the_body_timeout_is_a_408_and_closed() -> No
     assert [] == upstream.seen
 
 
+async def answer(reader: asyncio.StreamReader) -> tuple[bytes, bytes]:
+    """One HTTP answer's head and body (by its ``Content-Length``), within the bound."""
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), BOUND)
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length:"))
+    return head, await asyncio.wait_for(reader.readexactly(length), BOUND)
+
+
 async def test_a_chunked_body_over_the_limit_is_a_413_before_it_ends() -> None:
     """A body with no ``Content-Length`` is refused the moment it passes ``--max-body``: the
-    413 comes while the client has not finished sending (the rest is never read)."""
+    413 comes while the client has not finished sending; a client that then drips the rest of
+    the refused body is closed by the read deadline."""
     upstream = FakeUpstream()
-    async with served(upstream, ServeOptions(max_body=4096, timeout=TIMEOUT)) as proxy:
+    options = ServeOptions(max_body=4096, read_timeout=0.5, timeout=TIMEOUT)
+    async with served(upstream, options) as proxy:
         reader, writer = await connect(proxy.url)
         writer.write(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
                      b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
         for _ in range(5):
             writer.write(b"400\r\n" + b" " * 1024 + b"\r\n")  # 5 KiB, no last chunk
         await writer.drain()
-        got = await asyncio.wait_for(reader.read(), BOUND)
-        writer.close()
-    head, _, body = got.partition(b"\r\n\r\n")
+        head, body = await answer(reader)
+        rest = await closed_while_trickling(writer, reader, b"1\r\n \r\n")
     assert head.startswith(b"HTTP/1.1 413")
     assert "invalid_request_error" == json.loads(body)["error"]["type"]
+    assert b"" == rest
 
 
 async def test_the_sdk_gets_a_413_for_a_body_over_the_limit() -> None:
-    """The OpenAI SDK raises its status error with the proxy's OpenAI-shaped message."""
-    async with served(FakeUpstream(), ServeOptions(max_body=4096, timeout=TIMEOUT)) as proxy, \
+    """The OpenAI SDK sends its whole body before it reads: for a 12 MB body over the 8 MiB
+    default it gets the 413 (not a broken connection) with the proxy's OpenAI-shaped message;
+    the body was never read into memory (answered on its ``Content-Length``)."""
+    async with served(FakeUpstream(), ServeOptions(timeout=TIMEOUT)) as proxy, \
             openai.AsyncOpenAI(base_url=f"{proxy.url}/v1", api_key="k", max_retries=0) as sdk:
         with pytest.raises(openai.APIStatusError) as raised:
             await sdk.chat.completions.create(
-                model="m", messages=history("x" * 5000))  # type: ignore[arg-type]
+                model="m", messages=history("x" * 12_000_000))  # type: ignore[arg-type]
     assert 413 == raised.value.status_code
-    assert "longer than 4096 bytes" in raised.value.message
+    assert f"longer than {MAX_BODY} bytes" in raised.value.message
 
 
 @pytest.mark.parametrize("stream", [False, True])
