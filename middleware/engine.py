@@ -21,6 +21,7 @@ from middleware.character.events import apply_event
 from middleware.character.gear import Taken, take_kit
 from middleware.dice import Dice, derive_seed
 from middleware.errors import GameError
+from middleware.logs import get_logger
 from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.records import Record, model_json
 from middleware.resolve import Context
@@ -31,6 +32,7 @@ from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
 from middleware.stores.base import CandidateRow, GameRow, Store
 from middleware.stores.codec import Encoded
+from middleware.text import MAX_CANDIDATE_CHARS, bounded
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +114,9 @@ class Engine:
         if notes:
             done = replace(done, records=(*done.records, *notes),
                            timings=(*done.timings, *(0.0 for _ in notes)))
+        reply, cut = bounded(reply)  # what was resolved is what is kept
+        if cut:
+            get_logger().warning("candidate-cut", chat=chat, turn=turn, chars=MAX_CANDIDATE_CHARS)
         stored = await self.store.add_candidate(CandidateRow(
             chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
             records=Encoded(records_json(done.records)),

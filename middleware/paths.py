@@ -35,6 +35,7 @@ from middleware.segments import Tag
 from middleware.state import GameState
 from middleware.stores.base import CandidateRow
 from middleware.stores.codec import Encoded
+from middleware.text import bounded, room
 
 ResolvedPreview = Callable[[str], ResolvedReply]
 """What an addition to a candidate resolves to, stored nowhere."""
@@ -66,8 +67,9 @@ async def extend(engine: Engine, chat: str, turn: int, candidate: int, more: str
         return _extended(found, base)
     done = (await extender(engine, chat, turn, candidate, seed))(more)
     records = (*(record_from_json(r) for r in base.records), *done.records, *notes)
-    stored = await _store(engine, chat, turn, key, seed, base.reply + more, base.text + done.text,
-                          records, done.state)
+    kept = bounded(more, room(base.reply))[0]  # the joined reply stays within the limit
+    stored = await _store(engine, chat, turn, key, seed, base.reply + kept,
+                          base.text + done.text, records, done.state)
     return Extended(stored, done.text, (*done.records, *notes))
 
 
@@ -83,17 +85,20 @@ async def extended(engine: Engine, chat: str, turn: int, candidate: int,
 
 async def extender(engine: Engine, chat: str, turn: int, candidate: int,
                    seed: int) -> ResolvedPreview:
-    """What ``extend`` resolves an addition to (for a face streaming it tag by tag)."""
+    """What ``extend`` resolves an addition to (for a face streaming it tag by tag): at most
+    what the candidate has room for (``text.room``), the rest cut and said so."""
     base = await engine.store.get_candidate(chat, turn, candidate)
     ctx = await _context(engine, chat, turn, seed, ())
     start = GameState.model_validate(base.state)
-    return lambda more: resolve_reply(more, start, ctx)
+    limit = room(base.reply)
+    return lambda more: resolve_reply(more, start, ctx, limit)
 
 
 async def reread(engine: Engine, chat: str, turn: int, text: str, *,
                  key: str | None = None) -> Processed:
     """``text`` (an edited reply) as a new candidate of ``turn``, read from S(turn-1) with the
     dice its checks show; the stored text is ``text`` itself."""
+    text = bounded(text)[0]  # the proxy refuses longer messages; a stored candidate never is
     key = key or f"edited:{_digest(text)}"
     if (found := await engine.store.find_candidate(chat, turn, key)) is not None:
         await engine.select(chat, turn, found.index)

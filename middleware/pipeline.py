@@ -24,7 +24,7 @@ from middleware.resolve.place import place_at_end
 from middleware.rewrite import rewrite
 from middleware.segments import Segment, Tag
 from middleware.state import GameState
-from middleware.text import clean_text, surrogates_line
+from middleware.text import MAX_CANDIDATE_CHARS, bounded, clean_text, cut_line, surrogates_line
 
 MAX_GOODS_TAGS = 40
 """SPEC §1b: at most 40 inventory and loot tags per reply; the rest are refused ``too-many``."""
@@ -54,18 +54,26 @@ class ResolvedReply:
             log.info("tag", tag=record.tag, status=record.status, reason=record.reason, ms=ms)
 
 
-def resolve_reply(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
+def resolve_reply(reply: str, state: GameState, ctx: Context,
+                  limit: int = MAX_CANDIDATE_CHARS) -> ResolvedReply:
     """Resolve every tag of ``reply`` against ``state``; never raises for any model output.
 
-    Lone surrogates in the reply are replaced first (``text.clean_text``); when any were, one
-    more record after the tags' says so (tag ``text``, reason ``surrogates-replaced``)."""
+    A reply longer than ``limit`` characters is cut there first (``text.bounded``: the rest is
+    not read, and the stored reply is the cut one); lone surrogates are replaced
+    (``text.clean_text``). Each is told by one more record after the tags' (tag ``text``,
+    reason ``reply-cut`` or ``surrogates-replaced``)."""
+    reply, cut = bounded(reply, limit)
     reply, replaced = clean_text(reply)
     done = _resolve_clean(reply, state, ctx)
-    if not replaced:
+    notes = [Record(tag="text", status="resolved", reason="reply-cut", feedback=cut_line(limit))
+             ] if cut else []
+    if replaced:
+        notes.append(Record(tag="text", status="resolved", reason="surrogates-replaced",
+                            feedback=surrogates_line(replaced)))
+    if not notes:
         return done
-    note = Record(tag="text", status="resolved", reason="surrogates-replaced",
-                  feedback=surrogates_line(replaced))
-    return replace(done, records=(*done.records, note), timings=(*done.timings, 0.0))
+    return replace(done, records=(*done.records, *notes),
+                   timings=(*done.timings, *(0.0 for _ in notes)))
 
 
 def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:

@@ -1,4 +1,5 @@
-"""Text is valid Unicode everywhere: the one boundary function for lone surrogates (SPEC §8).
+"""Text is valid Unicode everywhere, and bounded: the one boundary for lone surrogates and for a
+reply's length (SPEC §8).
 
 JSON may carry ``"\\ud800"``, an escape of half a UTF-16 pair, and ``json.loads`` gives it back as
 a lone surrogate: a ``str`` that no UTF-8 encoder, SQLite or PostgreSQL accepts. Text from outside
@@ -10,10 +11,14 @@ replacement character), and the caller is told how many were replaced so it can 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 REPLACEMENT = "\ufffd"
 """What a lone surrogate becomes."""
+
+MAX_CANDIDATE_CHARS: Final = 100_000
+"""The longest reply a candidate keeps (characters, as the model wrote it): a longer one is cut
+there (``bounded``) and its record says so. A Continue adds at most what is left (``room``)."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -62,3 +67,19 @@ def surrogates_line(count: int) -> str:
     """What a record says when ``count`` lone surrogates were replaced."""
     plural = "s" if count != 1 else ""
     return f"{count} lone surrogate{plural} (half a UTF-16 pair) replaced by U+FFFD"
+
+
+def bounded(text: str, limit: int = MAX_CANDIDATE_CHARS) -> tuple[str, bool]:
+    """``text`` cut to ``limit`` characters, and whether it was."""
+    return (text[: max(limit, 0)], True) if len(text) > limit else (text, False)
+
+
+def room(reply: str) -> int:
+    """How many characters a Continue may add to a candidate whose reply is ``reply``."""
+    return max(MAX_CANDIDATE_CHARS - len(reply), 0)
+
+
+def cut_line(limit: int) -> str:
+    """What a record says when a reply was cut at ``limit`` characters."""
+    return (f"the reply was longer than {limit} characters (the longest a candidate keeps): "
+            "the rest was dropped")

@@ -5,11 +5,16 @@ Registered on the ``app`` of ``cli/app.py``. Thin: the proxy is
 
     gm-middleware serve --ruleset gravewatch.json --party party.json \\
         --upstream http://127.0.0.1:11434 --store sqlite:///games.db --port 8800
+
+With ``--api-key`` (the operator's key, paid for by the operator) the proxy must ask for a token
+of its own (``--auth-token``, ``--tokens-file``): without one it does not start (exit 4,
+``INSECURE``), unless ``--insecure-no-auth`` is given and it listens on a loopback address only.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -25,14 +30,29 @@ from middleware.cli.app import app, err
 from middleware.engine import Engine
 from middleware.errors import GMError
 from middleware.proxy import GameConfig, HttpUpstream, create_app
+from middleware.proxy.access import TokensFileError, read_tokens
 from middleware.proxy.inject import InjectConfig, inject_config
-from middleware.proxy.options import MAX_BODY, ServeOptions
+from middleware.proxy.options import (
+    BODY_TIMEOUT,
+    MAX_BODY,
+    MAX_CONNECTIONS,
+    READ_TIMEOUT,
+    ServeOptions,
+)
+from middleware.proxy.server import server_config
 from middleware.proxy.server_log import uvicorn_log_config
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.party import read_party
 from middleware.stores import open_store
+
+UNREADABLE = 3
+"""The exit code for a tokens file that could not be read (as ``replay``'s "could not read")."""
+
+INSECURE = 4
+"""The exit code for a proxy that would spend the operator's ``--api-key`` on anyone who reaches
+it: ``--api-key`` without a token of the proxy's own, or ``--insecure-no-auth`` off loopback."""
 
 
 @app.command("serve")
@@ -66,8 +86,19 @@ def serve_command(
     auth_token: Annotated[str | None, typer.Option(envvar="GM_PROXY_TOKEN",
                                                    help="A bearer token every request to the "
                                                         "proxy must carry.")] = None,
+    tokens_file: Annotated[Path | None, typer.Option(dir_okay=False,
+                                                     help="Tokens the proxy accepts, one "
+                                                          "'TOKEN [PLAYER NAME]' a line.")] = None,
+    insecure_no_auth: Annotated[bool, typer.Option(help="Serve --api-key without a token of "
+                                                        "the proxy's own (loopback only).")] = False,
     max_body: Annotated[int, typer.Option(min=1024, help="The longest request body accepted "
                                                          "(bytes); longer is 413.")] = MAX_BODY,
+    read_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a client has to send a "
+                                                              "request's headers.")] = READ_TIMEOUT,
+    body_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a client has to send "
+                                                              "a request's body.")] = BODY_TIMEOUT,
+    max_connections: Annotated[int, typer.Option(min=1, help="Connections served at once (503 "
+                                                             "past it).")] = MAX_CONNECTIONS,
     chats: Annotated[int, typer.Option(min=1, help="Chats kept in memory (the rest are read "
                                                    "from the store when they return).")] = 1024,
     keepalive: Annotated[float, typer.Option(min=0, help="Seconds between SSE keep-alive "
@@ -90,10 +121,54 @@ def serve_command(
     except (GMError, OSError, json.JSONDecodeError) as exc:
         err.print(f"✗ {exc}", markup=False)
         raise typer.Exit(2) from exc
+    tokens = _tokens(tokens_file)
+    _refuse_insecure(api_key, bool(auth_token or tokens), insecure_no_auth, host)
+    if not (auth_token or tokens) and not is_loopback(host):
+        logs.get_logger().warning("proxy-open", host=host, reason="no token: anyone who reaches "
+                                  "this address plays, each as their own Authorization")
     options = ServeOptions(display="cards" if display == "cards" else "tags", max_body=max_body,
-                           auth_token=auth_token or None, keepalive=keepalive, chats=chats,
-                           timeout=upstream_timeout, tools=tools)
+                           auth_token=auth_token or None, tokens=tokens, keepalive=keepalive,
+                           chats=chats, timeout=upstream_timeout, read_timeout=read_timeout,
+                           body_timeout=body_timeout, max_connections=max_connections,
+                           tools=tools)
     asyncio.run(_serve(games, upstream, api_key, store, options, host, port, level, view))
+
+
+def _tokens(path: Path | None) -> tuple[tuple[str, str | None], ...]:
+    """The tokens file's tokens (none without one); a file that cannot be read stops ``serve``."""
+    if path is None:
+        return ()
+    try:
+        return tuple(read_tokens(path))
+    except (OSError, UnicodeDecodeError) as exc:
+        err.print(f"✗ {path}: could not read: {exc}", markup=False)
+        raise typer.Exit(UNREADABLE) from exc
+    except TokensFileError as exc:
+        err.print(f"✗ {path}: {exc}", markup=False)
+        raise typer.Exit(2) from exc
+
+
+def _refuse_insecure(api_key: str | None, tokens: bool, insecure: bool, host: str) -> None:
+    """Exit ``INSECURE`` rather than spend the operator's key on anyone who can reach the port."""
+    if insecure and not is_loopback(host):
+        err.print(f"✗ --insecure-no-auth serves only on a loopback address (127.0.0.1, ::1, "
+                  f"localhost), not on {host!r}", markup=False)
+        raise typer.Exit(INSECURE)
+    if api_key and not tokens and not insecure:
+        err.print("✗ --api-key spends your upstream key on every request: give the proxy a "
+                  "token of its own (--auth-token, GM_PROXY_TOKEN or --tokens-file), or "
+                  "--insecure-no-auth to serve without one on 127.0.0.1", markup=False)
+        raise typer.Exit(INSECURE)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is reachable from this machine only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def game_config(ruleset: str, party: Path | None, *, seed: int = 0,
@@ -137,8 +212,8 @@ async def _serve(games: GameConfig, url: str, api_key: str | None, store_url: st
                  options: ServeOptions, host: str, port: int, level: int,
                  view: InjectConfig | None = None) -> None:
     app, _, close = await proxy_app(games, url, api_key, store_url, options, view)
-    config = uvicorn.Config(app, host=host, port=port, log_level=level, ws="none",
-                            lifespan="off", log_config=uvicorn_log_config(level))
+    config = server_config(app, options, host=host, port=port, log_level=level,
+                           log_config=uvicorn_log_config(level))
     try:
         await uvicorn.Server(config).serve()
     finally:

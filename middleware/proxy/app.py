@@ -47,6 +47,7 @@ from middleware.errors import GameError, GMError, RequestError, RequestTooLarge,
 from middleware.logs import get_logger
 from middleware.paths import extended
 from middleware.pipeline import ResolvedReply
+from middleware.proxy.access import Access, Identity
 from middleware.proxy.chat import ChatRequest, read_request
 from middleware.proxy.chunks import Envelope
 from middleware.proxy.continued import ContinueAt, added, continue_answer, continue_stream
@@ -127,8 +128,8 @@ def create_app(engine: Engine, upstream: Upstream, games: GameConfig,
                                 GMError: _refused(500, "server_error"),
                                 Exception: _internal}
     return Starlette(routes=routes, exception_handlers=handlers,
-                     middleware=[Middleware(Guard, token=options.auth_token,
-                                            max_body=options.max_body)])
+                     middleware=[Middleware(Guard, access=proxy.access, max_body=options.max_body,
+                                            body_timeout=options.body_timeout)])
 
 
 class _Proxy:
@@ -140,6 +141,7 @@ class _Proxy:
         self.upstream = upstream
         self.games = games
         self.options = options
+        self.access = Access(options.all_tokens())
         self.history = ShownReplies(engine, options.chats * 16)
         self.inflight = InFlight()
 
@@ -151,9 +153,10 @@ class _Proxy:
         auth = self._auth(request)
         if is_background_task(ask):
             return await self._passed_on(ask, auth)
-        if self.options.display == "cards":
-            ask = self.history.known(ask)  # shown replies back as stored, so the tree finds them
-        route = await self.tree.route(request.headers, ask, self._game)
+        identity = self._identity(request)
+        if self.options.display == "cards":  # shown replies back as stored, so the tree finds them
+            ask = self.history.known(ask, identity)
+        route = await self.tree.route(request.headers, ask, self._game, identity)
         if self.options.display == "cards":
             ask = await self.history.restored(route.chat, ask)
         at = _Turn(route.chat, route.turn, request.headers.get(RETRY_HEADER) or None, auth)
@@ -191,8 +194,15 @@ class _Proxy:
         return JSONResponse(await self.upstream.models(self._auth(request)))
 
     def _auth(self, request: Request) -> str | None:
-        """The ``Authorization`` passed upstream: the client's, unless it is the proxy's own token."""
-        return None if self.options.auth_token else request.headers.get("authorization")
+        """The ``Authorization`` passed upstream: the client's, unless it is the proxy's own
+        token (``HttpUpstream`` sends the operator's ``--api-key`` in its place when set)."""
+        return None if self.access.closed else request.headers.get("authorization")
+
+    def _identity(self, request: Request) -> Identity:
+        """Whose games the request plays (``Guard`` has refused a request with none)."""
+        identity = self.access.identify(request.headers.get("authorization"))
+        assert identity is not None
+        return identity
 
     def _shown(self, done: Processed) -> str:
         """The stored candidate as the chat is shown it (``--display``)."""
@@ -218,12 +228,14 @@ class _Proxy:
                                    background=BackgroundTask(release) if release else None)
 
     async def prompt(self, request: Request) -> Response:
-        """``GET /v1/gm/chats/{chat}/prompt``: what the chat's next turn will be sent (peek)."""
+        """``GET /v1/gm/chats/{chat}/prompt``: what the chat's next turn will be sent (peek);
+        only the client's own chats are found."""
+        name = request.path_params["chat"]
         try:
-            seen = await peek(self.engine, request.path_params["chat"], self.inject)
-        except GameError as exc:
-            return error_response(404, str(exc), kind="not_found_error")
-        return JSONResponse(seen.as_json())
+            seen = await peek(self.engine, self._identity(request).chat(name), self.inject)
+        except GameError:
+            return error_response(404, f"no chat {name!r}", kind="not_found_error")
+        return JSONResponse({**seen.as_json(), "chat": name})
 
     async def _with_view(self, at: _Turn, ask: ChatRequest,
                          extending: int | None = None) -> dict[str, Any]:

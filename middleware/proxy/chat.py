@@ -18,12 +18,15 @@ from typing import Any, Final
 
 from middleware.errors import RequestError
 from middleware.json_input import JsonInputError, read_json
-from middleware.text import clean_json
+from middleware.text import MAX_CANDIDATE_CHARS, clean_json
 
 CHAT_HEADER: Final = "x-gm-chat"
 MAX_CHAT_ID: Final = 200
 MAX_MESSAGES: Final = 10_000
 """A request with more messages is refused (SPEC §8: limits against hostile input)."""
+KEPT_ROLES: Final = frozenset({"user", "assistant"})
+"""The messages a game may store (a player's text, a reply): longer than a candidate keeps
+(``text.MAX_CANDIDATE_CHARS``) is refused, rather than stored whole or cut unlike the client's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,11 @@ def read_request(raw: bytes) -> ChatRequest:
 def _message(index: int, message: Any) -> Message:
     if not isinstance(message, dict) or not isinstance(message.get("role"), str):
         raise RequestError(f"messages[{index}] must be an object with a 'role'")
-    return Message(message["role"], _text(index, message.get("content")))
+    read = Message(message["role"], _text(index, message.get("content")))
+    if read.role in KEPT_ROLES and len(read.text) > MAX_CANDIDATE_CHARS:
+        raise RequestError(f"messages[{index}] is longer than {MAX_CANDIDATE_CHARS} characters, "
+                           "the longest player message or reply a game keeps")
+    return read
 
 
 def _text(index: int, content: Any) -> str:

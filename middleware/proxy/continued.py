@@ -19,6 +19,7 @@ from middleware.proxy.chunks import Envelope
 from middleware.proxy.stream import ReplyStream, gm_fields, opened, priced_at_end, sse_reply
 from middleware.proxy.tree import ChatTree
 from middleware.proxy.upstream import Upstream, content_of
+from middleware.text import room
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,8 @@ async def continue_stream(tree: ChatTree, upstream: Upstream, body: dict[str, An
     seed = continue_seed(base.seed, at.turn)
     preview = await extender(engine, at.chat, at.turn, at.candidate, seed)
     reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
-                        branches=bool((await engine.game(at.chat)).options.get("branches")))
+                        branches=bool((await engine.game(at.chat)).options.get("branches")),
+                        limit=room(base.reply))
     chunks = await opened(upstream.stream(body, at.auth))
 
     async def store(text: str) -> Processed:

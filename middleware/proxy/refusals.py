@@ -17,7 +17,8 @@ from starlette.responses import JSONResponse
 from middleware.errors import UpstreamError
 
 KINDS: Final = {400: "invalid_request_error", 401: "authentication_error",
-                403: "permission_error", 404: "not_found_error", 409: "conflict_error",
+                403: "permission_error", 404: "not_found_error", 408: "invalid_request_error",
+         409: "conflict_error",
                 413: "invalid_request_error", 422: "invalid_request_error",
                 429: "rate_limit_error"}
 """The error ``type`` OpenAI gives each status; any other is ``upstream_error`` or ``server_error``."""

@@ -5,7 +5,8 @@ and before the kept candidate is matched (by that text).
 
 A shown text is matched against the stored candidates of its turn, as ``for_people`` shows them;
 what was found (or not) is kept in a bounded cache, filled too as each answer is shown, so a long
-chat is read from the store once, not on every request.
+chat is read from the store once, not on every request. A shown text is known only to the
+identity whose chat showed it (``access``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from cachetools import LRUCache
 
 from middleware.display import for_people
 from middleware.engine import Engine, Processed
+from middleware.proxy.access import Identity, owner
 from middleware.proxy.chat import ChatRequest, Message
 
 _Key = tuple[str, int, str]
@@ -27,21 +29,23 @@ class ShownReplies:
     def __init__(self, engine: Engine, size: int) -> None:
         self._engine = engine
         self._known: LRUCache[_Key, str | None] = LRUCache(maxsize=size)
-        self._texts: LRUCache[str, str] = LRUCache(maxsize=size)
+        self._texts: LRUCache[tuple[str, str], str] = LRUCache(maxsize=size)
 
     def shown(self, done: Processed) -> str:
         """``done`` as the chat is shown it (cards), remembered for when it comes back."""
         text = for_people(done.text, done.records)
         self._known[(done.chat, done.turn, text.strip())] = done.text
-        self._texts[text.strip()] = done.text
+        self._texts[(owner(done.chat).scope, text.strip())] = done.text
         return text
 
-    def known(self, ask: ChatRequest) -> ChatRequest:
-        """``ask`` with every assistant message this proxy showed (and still remembers) put back
-        as its stored text, before the chat is known: the chat's tree then finds its candidates
-        by their resolved tags. What it no longer remembers ``restored`` reads from the store."""
-        texts = {i: self._texts[m.text.strip()] for i, m in enumerate(ask.messages)
-                 if m.role == "assistant" and m.text.strip() in self._texts}
+    def known(self, ask: ChatRequest, identity: Identity) -> ChatRequest:
+        """``ask`` with every assistant message this proxy showed ``identity`` (and still
+        remembers) put back as its stored text, before the chat is known: the chat's tree then
+        finds its candidates by their resolved tags. What it no longer remembers ``restored``
+        reads from the store."""
+        keys = {i: (identity.scope, m.text.strip()) for i, m in enumerate(ask.messages)
+                if m.role == "assistant"}
+        texts = {i: self._texts[key] for i, key in keys.items() if key in self._texts}
         return with_texts(ask, texts) if texts else ask
 
     async def restored(self, chat: str, ask: ChatRequest) -> ChatRequest:

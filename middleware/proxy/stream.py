@@ -23,6 +23,7 @@ from middleware.errors import UpstreamError
 from middleware.logs import get_logger
 from middleware.parse import TagStream
 from middleware.pipeline import ResolvedReply
+from middleware.proxy.access import shown as shown_chat
 from middleware.proxy.branch_hold import BranchHold, Run
 from middleware.proxy.chunks import DONE, Envelope, piece_of
 from middleware.proxy.refusals import upstream_event
@@ -31,6 +32,7 @@ from middleware.resolve.market.day import market_of
 from middleware.rewrite import resolved_text
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Segment, Tag, Text
+from middleware.text import MAX_CANDIDATE_CHARS
 
 MAX_STREAMED_TAGS: Final = 64
 """Tags resolved one by one as they close; later ones wait for the end (one resolution)."""
@@ -54,12 +56,15 @@ class ReplyStream:
 
     def __init__(self, preview: Preview, waits: Waits = lambda tag: False,
                  shown: Shown = resolved_text, *, branches: bool = False,
-                 whole: Whole = lambda done: done.text) -> None:
+                 whole: Whole = lambda done: done.text, limit: int = MAX_CANDIDATE_CHARS) -> None:
         """``branches``: the game reads branch blocks, each held until it closes
-        (``branch_hold``) and then sent as ``whole`` shows the reply resolved up to there."""
+        (``branch_hold``) and then sent as ``whole`` shows the reply resolved up to there;
+        ``limit``: the characters read and kept (the stored candidate is cut there)."""
         self._tags = TagStream(branches=branches)
         self._blocks = BranchHold(waits) if branches else None
         self._whole = whole
+        self._limit = limit
+        self._held = 0
         self._shown = shown
         self._preview = preview
         self._waits = waits
@@ -71,12 +76,20 @@ class ReplyStream:
 
     @property
     def reply(self) -> str:
-        """The reply as the model wrote it so far."""
+        """The reply as the model wrote it so far, up to one character past the limit (so the
+        store cuts it and says so)."""
         return "".join(self._source)
 
     def feed(self, delta: str) -> str:
-        """Take the model's next piece of text; return the rewritten text safe to send now."""
+        """Take the model's next piece of text; return the rewritten text safe to send now.
+        Nothing past ``limit`` characters is read or kept (the stored candidate is cut there)."""
+        before = self._held
+        delta = delta[: self._limit + 1 - before]
         self._source.append(delta)
+        self._held += len(delta)
+        delta = delta[: max(self._limit - before, 0)]
+        if not delta:
+            return ""
         pieces = self._tags.feed(delta)
         if self._holding or not pieces:
             return ""
@@ -154,9 +167,10 @@ class ReplyStream:
 
 
 def gm_fields(done: Processed) -> dict[str, Any]:
-    """The records beside the text (``gm_records``) and which candidate this is (``gm``)."""
+    """The records beside the text (``gm_records``) and which candidate this is (``gm``; its
+    chat as the client names it)."""
     return {"gm_records": [r.model_dump(mode="json") for r in done.records],
-            "gm": {"chat": done.chat, "turn": done.turn, "candidate": done.candidate,
+            "gm": {"chat": shown_chat(done.chat), "turn": done.turn, "candidate": done.candidate,
                    "replayed": done.replayed}}
 
 

@@ -6,7 +6,8 @@
    history itself: the replies the client sends back are looked up among stored candidates (their
    resolved tags carry the dice, so they are unmistakable) and the chat whose path the history
    follows furthest wins. Only a history with no stored reply at all falls back to the hash of its
-   first messages (``chat.chat_id``).
+   first messages (``chat.chat_id``). Every name is the client's identity's (``access``): a chat
+   is stored under its scope, and only the identity's own chats are looked among.
 2. The turn: aligned on the newest reply that is a stored candidate, so a history the UI trimmed
    keeps its game and its turn number.
 3. The path: each reply sent back selects the candidate it is. A reply whose prose was edited but
@@ -28,6 +29,7 @@ from urllib.parse import quote
 from middleware.engine import Engine
 from middleware.errors import RequestError
 from middleware.logs import get_logger
+from middleware.proxy.access import OPEN, Identity, shown
 from middleware.proxy.chat import MAX_CHAT_ID, ChatRequest, chat_id
 from middleware.proxy.history import History, read_history
 from middleware.proxy.tree_follow import Follow, follow
@@ -60,14 +62,17 @@ class ChatTree:
         self.index.add(chat, turn, candidate, text)
 
     async def route(self, headers: Mapping[str, str], ask: ChatRequest,
-                    new_game: Any) -> Route:
-        """Where ``ask`` lands; ``new_game(chat)`` creates a game the first time a chat is seen."""
+                    new_game: Any, identity: Identity = OPEN) -> Route:
+        """Where ``ask`` lands among ``identity``'s chats; ``new_game(chat)`` creates a game the
+        first time a chat is seen."""
         history = read_history(ask.messages)
+        given = given_id(headers, ask.body)
+        named = identity.chat(given) if given is not None else None
+        hashed = identity.chat(chat_id({}, ask.messages))
         async with self._lock:
-            named = given_id(headers, ask.body)
-            chat, offset = await self._chat(history, named, chat_id({}, ask.messages))
+            chat, offset = await self._chat(history, named, hashed, identity)
             if chat is None:
-                chat, offset = named or chat_id({}, ask.messages), 0
+                chat, offset = named or hashed, 0
                 await new_game(chat)
             done: Follow = await follow(self.engine, self.index, chat, offset, history)
         for spot in done.edited:
@@ -76,10 +81,10 @@ class ChatTree:
         return Route(done.chat, done.turn, done.continues, done.edited,
                      chat if done.chat != chat else None)
 
-    async def _chat(self, history: History, named: str | None,
-                    hashed: str) -> tuple[str | None, int]:
-        """The stored chat the history follows furthest, and its turn offset."""
-        roots = {named} if named else {hashed} | self._roots_of(history)
+    async def _chat(self, history: History, named: str | None, hashed: str,
+                    identity: Identity) -> tuple[str | None, int]:
+        """The stored chat of ``identity``'s the history follows furthest, and its turn offset."""
+        roots = {named} if named else {hashed} | self._roots_of(history, identity)
         best: tuple[int, int, int, str, int] | None = None
         for root in sorted(roots):
             for chat in await family(self.engine, root):
@@ -102,8 +107,9 @@ class ChatTree:
                 for s in self.index.spots(text))
         return count
 
-    def _roots_of(self, history: History) -> set[str]:
-        return {root_of(s.chat) for _, text in history.replies() for s in self.index.spots(text)}
+    def _roots_of(self, history: History, identity: Identity) -> set[str]:
+        return {root_of(s.chat) for _, text in history.replies() for s in self.index.spots(text)
+                if identity.owns(s.chat)}
 
     def _aligned(self, history: History, chat: str, *, fallback: bool) -> tuple[int, int] | None:
         """(offset, replies matched) for ``chat``; None when nothing matches and it is no root."""
@@ -128,11 +134,12 @@ def _offset(replies: list[tuple[int, str]], turns: list[set[int]]) -> int | None
 
 
 def route_headers(route: Route) -> dict[str, str]:
-    """What the response says about the path: the chat and turn played, a branch made, and the
-    edited candidates made from the history (``turn:candidate``, comma-separated)."""
-    headers = {"X-GM-Chat": quote(route.chat, safe=""), "X-GM-Turn": str(route.turn)}
+    """What the response says about the path: the chat (as its owner names it) and turn played, a
+    branch made, and the edited candidates made from the history (``turn:candidate``,
+    comma-separated)."""
+    headers = {"X-GM-Chat": quote(shown(route.chat), safe=""), "X-GM-Turn": str(route.turn)}
     if route.branched_from is not None:
-        headers["X-GM-Branch-Of"] = quote(route.branched_from, safe="")
+        headers["X-GM-Branch-Of"] = quote(shown(route.branched_from), safe="")
     if route.edited:
         headers["X-GM-Edited"] = ",".join(f"{s.turn}:{s.candidate}" for s in route.edited)
     return headers

@@ -25,8 +25,10 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from middleware.engine import Engine
-from middleware.proxy import GameConfig, HttpUpstream, create_app
+from middleware.proxy import GameConfig, HttpUpstream, ServeOptions, create_app
+from middleware.proxy.access import Access
 from middleware.proxy.chat import Message, chat_id
+from middleware.proxy.server import server_config
 from middleware.state import Character, Sheet
 from middleware.stores.memory import MemoryStore
 from tests import rulesets
@@ -102,10 +104,13 @@ def free_socket() -> socket.socket:
 
 
 @asynccontextmanager
-async def serving(app: Any) -> AsyncIterator[str]:
-    """``app`` served by uvicorn on 127.0.0.1 and a free port; yields its base URL."""
+async def serving(app: Any, options: ServeOptions | None = None) -> AsyncIterator[str]:
+    """``app`` served by uvicorn on 127.0.0.1 and a free port; yields its base URL. With
+    ``options``, uvicorn runs as ``serve`` runs it (its read deadline and limits)."""
     sock = free_socket()
-    config = uvicorn.Config(app, log_level="warning", log_config=None, ws="none", lifespan="off")
+    config = uvicorn.Config(app, log_level="warning", log_config=None, ws="none",
+                            lifespan="off") if options is None else \
+        server_config(app, options, log_level="warning", log_config=None)
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
@@ -199,6 +204,9 @@ def history(*turns: str, system: str = "You are the Game Master of Ember Roads."
     return messages
 
 
-def chat_for(messages: list[dict[str, Any]]) -> str:
-    """The chat id the proxy gives a conversation sent without ``X-GM-Chat``."""
-    return chat_id({}, [Message(m["role"], m["content"]) for m in messages])
+def chat_for(messages: list[dict[str, Any]], auth: str | None = None) -> str:
+    """The chat id the proxy (with no tokens of its own) stores a conversation sent without
+    ``X-GM-Chat`` under, from a client sending ``Authorization: auth`` (None: no header)."""
+    identity = Access().identify(auth)
+    assert identity is not None
+    return identity.chat(chat_id({}, [Message(m["role"], m["content"]) for m in messages]))

@@ -190,17 +190,17 @@ class Served:
 @asynccontextmanager
 async def served(upstream: FakeUpstream, options: ServeOptions | None = None, *,
                  base: str | None = None, games: GameConfig | None = None,
-                 store: str = "memory://") -> AsyncIterator[Served]:
+                 store: str = "memory://", api_key: str | None = None) -> AsyncIterator[Served]:
     """``gm-middleware serve``'s app in front of ``upstream``, playing ``games`` (default: Ember
-    Roads with Ada); ``base`` is the ``--upstream`` URL after the fake's address (default: its
-    prefix)."""
+    Roads with Ada), under uvicorn as ``serve`` runs it; ``base`` is the ``--upstream`` URL after
+    the fake's address (default: its prefix); ``api_key`` is ``--api-key``."""
     options = options or ServeOptions(timeout=TIMEOUT)
     games = games or ember()
     async with serving(upstream.app()) as upstream_url:
         running = await proxy_app(games, upstream_url + (upstream.prefix if base is None else base),
-                                  None, store, options)
+                                  api_key, store, options)
         try:
-            async with serving(running.app) as url:
+            async with serving(running.app, options) as url:
                 yield Served(url, running.engine, upstream)
         finally:
             await running.close()

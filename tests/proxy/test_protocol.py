@@ -13,12 +13,16 @@ from middleware.proxy.upstream import endpoint
 from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, history
 from tests.proxy.fake_upstream import SECRET, USAGE, Answer, FakeUpstream, served, tool_call
 
+CLIENT_KEY = "sk-client"
+AUTH = f"Bearer {CLIENT_KEY}"
+"""What the SDK client sends: its games are stored under this credential's scope."""
+
 REPLY = f"Ada heaves at the grate. {CHECK} It groans."
 CALL = tool_call("roll_table", '{"table": "weather", "count": 2}')
 
 
 def client(url: str) -> openai.AsyncOpenAI:
-    return openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="sk-client", max_retries=0,
+    return openai.AsyncOpenAI(base_url=f"{url}/v1", api_key=CLIENT_KEY, max_retries=0,
                               timeout=TIMEOUT)
 
 
@@ -30,7 +34,7 @@ async def test_a_plain_answer_keeps_usage_finish_reason_tool_calls_and_reasoning
     async with served(upstream) as proxy, client(proxy.url) as sdk:
         answer = await sdk.chat.completions.create(
             model="fake-7b", messages=history("I pry the grate."))  # type: ignore[arg-type]
-        stored = await proxy.engine.candidates(chat_for(history("I pry the grate.")), 1)
+        stored = await proxy.engine.candidates(chat_for(history("I pry the grate."), AUTH), 1)
     choice = answer.choices[0]
     assert stored[0].text == choice.message.content
     assert 'rolls="' in (choice.message.content or "")
@@ -52,7 +56,7 @@ async def test_a_stream_passes_on_usage_finish_reason_tool_calls_and_reasoning_i
             model="fake-7b", messages=history("I pry the grate."), stream=True,  # type: ignore[arg-type]
             stream_options={"include_usage": True})
         chunks = [chunk async for chunk in stream]
-        stored = await proxy.engine.candidates(chat_for(history("I pry the grate.")), 1)
+        stored = await proxy.engine.candidates(chat_for(history("I pry the grate."), AUTH), 1)
     deltas = [c.choices[0].delta for c in chunks if c.choices]
     text = "".join(d.content or "" for d in deltas)
     reasoning = "".join((d.model_extra or {}).get("reasoning_content") or "" for d in deltas)
