@@ -134,7 +134,7 @@ async def test_over_the_proxy_the_client_streams_exactly_the_stored_candidate() 
             stream = await sdk.chat.completions.create(
                 model="fake-7b", messages=messages, stream=True)  # type: ignore[arg-type]
             text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
-            [stored] = await proxy.engine.candidates(chat_for(messages), 1)
+            [stored] = await proxy.engine.candidates(chat_for(messages, "Bearer sk-client"), 1)
             assert stored.text == text
             record = next(r for r in stored.records if isinstance(r, BranchRecord))
             assert [record.kept] == [k for k in SECTIONS if SECTIONS[k].split(" [")[0] in text]
@@ -154,7 +154,7 @@ async def test_over_the_proxy_cards_stream_as_the_stored_candidate_is_shown() ->
         stream = await sdk.chat.completions.create(
             model="fake-7b", messages=messages, stream=True)  # type: ignore[arg-type]
         text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
-        [stored] = await proxy.engine.candidates(chat_for(messages), 1)
+        [stored] = await proxy.engine.candidates(chat_for(messages, "Bearer sk-client"), 1)
     assert for_people(stored.text, stored.records) == text
     assert text.startswith("Wren eyes the wall. 🎲 ")
 

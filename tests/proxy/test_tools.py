@@ -36,9 +36,9 @@ from tests.proxy.fake_upstream import (
 TOOLS = ServeOptions(timeout=TIMEOUT, tools=True)
 PLAYER = "I pry the grate."
 MESSAGES = history(PLAYER)
-CHAT = chat_for(MESSAGES)
+CHAT = chat_for(MESSAGES, "Bearer sk-client")
 CHECK_CALL = tool_call("skill_check", '{"skill": "Scrap", "dc": 8}')
-CHECK = ('[skill_check: skill="Scrap" dc="8" rolls="2|5" used="7" modifier="3" total="10" '
+CHECK = ('[skill_check: skill="Scrap" dc="8" rolls="5|4" used="9" modifier="3" total="12" '
          'result="success" mode="normal" resolution="sum" dice="2d6" chance="0.8333"]')
 BEFORE = "Ada sets her shoulder to the grate."
 STORED = f"{BEFORE} {CHECK} The grate gives: success."

@@ -62,6 +62,6 @@ async def test_cards_stream_the_stored_tool_turn_as_people_see_it() -> None:
         stream = await sdk.chat.completions.create(model="fake-7b", messages=messages,  # type: ignore[arg-type]
                                                    stream=True)
         text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
-        stored = (await proxy.engine.candidates(chat_for(messages), 1))[0]
+        stored = (await proxy.engine.candidates(chat_for(messages, "Bearer x"), 1))[0]
     assert for_people(stored.text, stored.records) == text
     assert "🎲 Scrap" in text and 'rolls="2|5"' in stored.text
