@@ -64,4 +64,4 @@ async def test_cards_stream_the_stored_tool_turn_as_people_see_it() -> None:
         text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
         stored = (await proxy.engine.candidates(chat_for(messages, "Bearer x"), 1))[0]
     assert for_people(stored.text, stored.records) == text
-    assert "🎲 Scrap" in text and 'rolls="2|5"' in stored.text
+    assert "🎲 Scrap" in text and 'rolls="3|1"' in stored.text
