@@ -24,14 +24,14 @@ from middleware.state import Character, GameState, Live, Sheet
 from tests.checks.pool_helpers import WARDEN, attrs_of, bram, gravewatch, member, resolve
 from tests.conftest import compat_json
 from tests.rules.kind_examples import BLADES, GENESYS, ruleset_with
-from tests.rulesets import ember, five_e
+from tests.rulesets import bundled_json, five_e
 
 SHEET_MATH: dict[str, Any] = {
     "abilityModifier": {"op": "identity"},
     "proficiencyTiers": [{"id": "rating_0", "label": "0"},
                          {"id": "rating_1", "label": "1", "flat": 1}],
 }
-"""One sheet math for every kind (CHK-COMMON-01): Ada's Sneak is Wits 2 + rating 1 = 3."""
+"""One sheet math for every kind (CHK-COMMON-01): Ada's Reckon is Eye 2 + rating 1 = 3."""
 
 KINDS: dict[str, dict[str, Any]] = {
     "dice-sum": {"kind": "dice-sum", "dice": {"count": 2, "sides": 6}, **SHEET_MATH},
@@ -49,7 +49,7 @@ def hero(build: dict[str, Any], name: str = "Ada") -> Character:
                      live=Live())
 
 
-ADA = hero({"abilities": {"wits": 2}, "skills": {"sneak": "rating_1"}})
+ADA = hero({"abilities": {"eye": 2}, "skills": {"reckon": "rating_1"}})
 
 
 def check(ruleset: Ruleset, who: Character, faces: list[int],
@@ -81,12 +81,12 @@ def pools(state: GameState) -> dict[str, int]:
 
 
 def test_one_sheet_number_means_what_each_kind_says() -> None:
-    """CHK-COMMON-01/07: the same sheet (Sneak = 3) under each kind: dice-sum adds 3 to 2d6;
+    """CHK-COMMON-01/07: the same sheet (Reckon = 3) under each kind: dice-sum adds 3 to 2d6;
     dice-pool and dice-highest throw 3 dice; roll-against reads the roll against 3; symbol-pool
-    keeps Wits 2 and rank 1 apart: 2 dice, 1 of them upgraded to Proficiency."""
+    keeps Eye 2 and rank 1 apart: 2 dice, 1 of them upgraded to Proficiency."""
     def read(kind: str, faces: list[int], **attrs: str) -> tuple[Any, ...]:
         record, thrown = check(load_ruleset(ruleset_with(KINDS[kind])), ADA, faces,
-                               skill="Sneak", **attrs)
+                               skill="Reckon", **attrs)
         return record.dice, record.total, record.dc, thrown
 
     assert ("2d6", 10, 9, [3, 4]) == read("dice-sum", [3, 4], dc="9")
@@ -109,17 +109,17 @@ def test_five_e_ability_modifier_is_floor_of_half_the_score_less_ten(score: int,
 
 
 def test_identity_and_step_table_modifiers() -> None:
-    """CHK-COMMON-02/04, SPEC §10: Ember Roads (identity) adds Wits 2 itself; a step table
-    [[0, -1], [2, 1], [3, 3]] gives Wits 2 → +1, Wits 3 → +3, and Wits −1 (below the first row)
+    """CHK-COMMON-02/04, SPEC §10: Lantern and Ledger (identity) adds Eye 2 itself; a step table
+    [[0, -1], [2, 1], [3, 3]] gives Eye 2 → +1, Eye 3 → +3, and Eye −1 (below the first row)
     the first row's −1."""
-    identity, _ = check(ember(), hero({"abilities":
-                        {"wits": 2}}), [3, 4], skill="Wits", dc="8")
-    data = compat_json("ember-roads.json")
+    identity, _ = check(load_ruleset(bundled_json("lantern-and-ledger")),
+                        hero({"abilities": {"eye": 2}}), [3, 4], skill="Eye", dc="8")
+    data = bundled_json("lantern-and-ledger")
     data["resolution"]["abilityModifier"] = {"op": "stepTable",
                                              "table": [[0, -1], [2, 1], [3, 3]]}
     steps = load_ruleset(data)
-    numbers = [check(steps, hero({"abilities": {"wits": wits}}), [3, 4], skill="Wits",
-                     dc="8")[0].modifier for wits in (2, 3, -1)]
+    numbers = [check(steps, hero({"abilities": {"eye": eye}}), [3, 4], skill="Eye",
+                     dc="8")[0].modifier for eye in (2, 3, -1)]
     assert (2, [1, 3, -1]) == (identity.modifier, numbers)
 
 
@@ -247,8 +247,8 @@ def blades(**changes: Any) -> Ruleset:
 def test_die_sides_give_every_die_its_faces() -> None:
     """CHK-HIGH-02: Blades on d8s: Ada throws 3d8; 7, 2, 1 → 7 "Full success"; two 8s are the
     highest face → "Critical"; ``dc="12"`` is clamped to 8 (keep 1 × 8 sides)."""
-    seven, _ = check(blades(die={"sides": 8}), ADA, [7, 2, 1], skill="Sneak", dc="12")
-    eights, _ = check(blades(die={"sides": 8}), ADA, [8, 8, 1], skill="Sneak")
+    seven, _ = check(blades(die={"sides": 8}), ADA, [7, 2, 1], skill="Reckon", dc="12")
+    eights, _ = check(blades(die={"sides": 8}), ADA, [8, 8, 1], skill="Reckon")
     assert ("3d8", 7, "Full success", 8) == (seven.dice, seven.total, seven.outcome, seven.dc)
     assert ("Critical", "critical_success") == (eights.outcome, eights.result)
 
@@ -257,9 +257,9 @@ def test_dark_highest_only_when_a_dark_die_strictly_beats_the_light() -> None:
     """CHK-REC-12, CHK-HIGH-10: Bo's light 4, 2 with a dark 5 → ``darkHighest="true"``; light 6
     and 2 with a dark 6 → no ``darkHighest``."""
     trophy = blades(dark={"label": "Dark", "max": 3, "outcome": "all"})
-    bo = hero({"abilities": {"wits": 2}}, name="Bo")
-    beaten, _ = check(trophy, bo, [4, 2, 5], skill="Sneak", dark="1")
-    tied, _ = check(trophy, bo, [6, 2, 6], skill="Sneak", dark="1")
+    bo = hero({"abilities": {"eye": 2}}, name="Bo")
+    beaten, _ = check(trophy, bo, [4, 2, 5], skill="Reckon", dark="1")
+    tied, _ = check(trophy, bo, [6, 2, 6], skill="Reckon", dark="1")
     assert ({"darkHighest": "true", "dark": "1"}, {"dark": "1"}) == (
         attrs_of(beaten, "darkHighest", "dark"), attrs_of(tied, "darkHighest", "dark"))
 
@@ -267,16 +267,16 @@ def test_dark_highest_only_when_a_dark_die_strictly_beats_the_light() -> None:
 # --- derived examples tested only below the resolver until now --------------------------------
 
 
-def test_ember_roads_sums_two_dice_and_the_sheet_number_against_a_rung() -> None:
-    """CHK-SUM-01/10 derived, end to end on Ember Roads: Wits 2 (identity) + trained (+1) = 3;
-    ``difficulty="Hard"`` → dc 10; 3 + 4 → total 10, success; 2 + 4 → 9, failure; ``"Easy"`` →
-    dc 6."""
-    ruleset = ember()
-    ada = hero({"abilities": {"wits": 2}, "skills": {"sneak": "trained"}})
-    hard, _ = check(ruleset, ada, [3, 4], skill="Sneak", difficulty="Hard")
-    short, _ = check(ruleset, ada, [2, 4], skill="Sneak", difficulty="Hard")
-    easy, _ = check(ruleset, ada, [2, 4], skill="Sneak", difficulty="Easy")
-    assert [(10, 3, 10, "success"), (10, 3, 9, "failure"), (6, 3, 9, "success")] == [
+def test_lantern_sums_two_dice_and_the_sheet_number_against_a_rung() -> None:
+    """CHK-SUM-01/10 derived, end to end on Lantern and Ledger: Eye 2 (identity) + apprentice
+    (+1) = 3; ``difficulty="Hard"`` → dc 9; 3 + 4 → total 10, success; 2 + 3 → 8, failure;
+    ``"Easy"`` → dc 5."""
+    ruleset = load_ruleset(bundled_json("lantern-and-ledger"))
+    ada = hero({"abilities": {"eye": 2}, "skills": {"reckon": "apprentice"}})
+    hard, _ = check(ruleset, ada, [3, 4], skill="Reckon", difficulty="Hard")
+    short, _ = check(ruleset, ada, [2, 3], skill="Reckon", difficulty="Hard")
+    easy, _ = check(ruleset, ada, [2, 4], skill="Reckon", difficulty="Easy")
+    assert [(9, 3, 10, "success"), (9, 3, 8, "failure"), (5, 3, 9, "success")] == [
         (r.dc, r.modifier, r.total, r.result) for r in (hard, short, easy)]
 
 

@@ -227,7 +227,7 @@ def test_set_may_not_touch_the_kind_the_sheet_math_or_the_ladder(key: str, value
 def test_symbol_pool_override_may_not_replace_symbols_or_dice(key: str) -> None:
     """CHK-OVR-04 / CHK-SYM-21 / CHK-IMPORT-37: a symbol pool locks its symbols and dice."""
     raw = ruleset_with(GENESYS)
-    raw["resolution"]["overrides"] = [{"id": "hard", "label": "Hard", "skills": ["sneak"],
+    raw["resolution"]["overrides"] = [{"id": "hard", "label": "Hard", "skills": ["reckon"],
                                        "set": {key: GENESYS[key]}}]
     assert [f"$.resolution.overrides[0].set.{key}"] == paths(raw)
 
@@ -235,7 +235,7 @@ def test_symbol_pool_override_may_not_replace_symbols_or_dice(key: str) -> None:
 def test_symbol_pool_override_may_change_its_other_rules() -> None:
     """CHK-SYM-21 / CHK-OVR-02: a symbol-pool override may set, say, how many successes pass."""
     raw = ruleset_with(GENESYS)
-    raw["resolution"]["overrides"] = [{"id": "hard", "label": "Hard", "skills": ["sneak"],
+    raw["resolution"]["overrides"] = [{"id": "hard", "label": "Hard", "skills": ["reckon"],
                                        "set": {"success": {"symbol": "s", "needed": 2}}}]
     assert [] == paths(raw)
 
@@ -282,8 +282,8 @@ OLD_SCHOOL: Raw = {
 """The page's old-school game: a d20 under the number, thief skills on a d100, X-in-6 on a d6."""
 
 ROGUE = Character(name="Ada", player=True, sheet=Sheet.model_validate({"v": 1, "build": {
-    "abilities": {"wits": 2}, "bonuses": {"open_doors": 2, "pick_pockets": 35}}}))
-"""Wits 2 (Sneak 2), Open Doors 2, Pick Pockets 35%."""
+    "abilities": {"eye": 2}, "bonuses": {"open_doors": 2, "pick_pockets": 35}}}))
+"""Eye 2 (Reckon 2), Open Doors 2, Pick Pockets 35%."""
 
 
 def old_school() -> Ruleset:
@@ -300,7 +300,7 @@ def outcome(record: CheckRecord) -> tuple[str | None, int | None, list[int], boo
 
 def test_roll_against_page_example() -> None:
     """CHK-OVR-02 derived (base roll-against at-most): Open Doors with a sheet number of 2 rolls
-    1d6 and succeeds on 1 or 2; Pick Pockets rolls 1d100 against its 35%; Sneak keeps the d20."""
+    1d6 and succeeds on 1 or 2; Pick Pockets rolls 1d100 against its 35%; Reckon keeps the d20."""
     ruleset = old_school()
     party = (ROGUE,)
     assert [("1d6", 2, [2], True), ("1d6", 2, [3], False), ("1d100", 35, [35], True),
@@ -309,7 +309,7 @@ def test_roll_against_page_example() -> None:
         outcome(check(ruleset, party, [3], skill="Open Doors")),
         outcome(check(ruleset, party, [35], skill="Pick Pockets")),
         outcome(check(ruleset, party, [36], skill="Pick Pockets")),
-        outcome(check(ruleset, party, [2], skill="Sneak")),
+        outcome(check(ruleset, party, [2], skill="Reckon")),
     ]
 
 
@@ -332,31 +332,31 @@ def test_dice_pool_favored_ones_do_not_cancel() -> None:
 
 
 def test_dice_highest_override_keeps_two() -> None:
-    """CHK-OVR-02, CHK-HIGH-03 derived: Sneak overridden to ``keep: 2`` sums 5 + 3 = 8 of
-    5, 3, 2; a Wits check, not named, keeps the 5."""
+    """CHK-OVR-02, CHK-HIGH-03 derived: Reckon overridden to ``keep: 2`` sums 5 + 3 = 8 of
+    5, 3, 2; a Eye check, not named, keeps the 5."""
     raw = ruleset_with(BLADES)
-    raw["resolution"]["overrides"] = [{"id": "duel", "label": "Duel", "skills": ["sneak"],
+    raw["resolution"]["overrides"] = [{"id": "duel", "label": "Duel", "skills": ["reckon"],
                                        "set": {"keep": 2}}]
     ruleset = load_ruleset(raw)
     kell = Character(name="Kell", player=True, sheet=Sheet.model_validate(
-        {"v": 1, "build": {"abilities": {"wits": 3}}}))
-    sneak = check(ruleset, (kell,), [5, 3, 2], skill="Sneak", dc="4")
-    wits = check(ruleset, (kell,), [5, 3, 2], skill="Wits", dc="4")
+        {"v": 1, "build": {"abilities": {"eye": 3}}}))
+    reckon = check(ruleset, (kell,), [5, 3, 2], skill="Reckon", dc="4")
+    eye = check(ruleset, (kell,), [5, 3, 2], skill="Eye", dc="4")
     assert ((8, "Full success"), (5, "Partial success")) == (
-        (sneak.total, sneak.outcome), (wits.total, wits.outcome))
+        (reckon.total, reckon.outcome), (eye.total, eye.outcome))
 
 
 def test_symbol_pool_override_changes_successes_needed() -> None:
     """CHK-OVR-02, CHK-SYM-14/21: the CHK-SYM-15 triumph vector (12, 7, 8 against 2) nets 1
-    success: a pass by the page's rules, a failure where an override needs 2 for Sneak."""
+    success: a pass by the page's rules, a failure where an override needs 2 for Reckon."""
     kell = Character(name="Kell", player=True, sheet=Sheet.model_validate(
-        {"v": 1, "build": {"abilities": {"wits": 3}, "skills": {"sneak": "rank_one"}}}))
+        {"v": 1, "build": {"abilities": {"eye": 3}, "skills": {"reckon": "rank_one"}}}))
     raw = ruleset_with(GENESYS)
     base = load_ruleset(raw)
-    raw["resolution"]["overrides"] = [{"id": "hard", "label": "Hard going", "skills": ["sneak"],
+    raw["resolution"]["overrides"] = [{"id": "hard", "label": "Hard going", "skills": ["reckon"],
                                        "set": {"success": {"symbol": "s", "needed": 2}}}]
     hard = load_ruleset(raw)
     faces = [12, 7, 8, 2]
     assert (("1s 3a 1t", True), ("1s 3a 1t", False)) == tuple(
-        (r.symbols, r.success) for r in (check(base, (kell,), faces, skill="Sneak", dc="1"),
-                                         check(hard, (kell,), faces, skill="Sneak", dc="1")))
+        (r.symbols, r.success) for r in (check(base, (kell,), faces, skill="Reckon", dc="1"),
+                                         check(hard, (kell,), faces, skill="Reckon", dc="1")))

@@ -231,7 +231,7 @@ def test_dice_count_zero() -> None:
 def test_spend_on_dice_sum() -> None:
     """CHK-IMPORT-43 / CHK-SUM-11: a dice-sum ruleset may not declare spend."""
     raw = lantern()
-    raw["resolution"]["spend"] = [{"pool": "grit", "amount": 1, "dice": 1}]
+    raw["resolution"]["spend"] = [{"pool": "pluck", "amount": 1, "dice": 1}]
     assert ["$.resolution.spend"] == paths(raw)
 
 
@@ -372,7 +372,7 @@ def test_every_problem_is_listed() -> None:
     """SPEC §8: a bad ruleset is refused whole, with every problem and its path."""
     raw = with_outcomes(lantern(), by="fraction")
     raw["resolution"]["naturals"] = "both"
-    raw["resolution"]["spend"] = [{"pool": "grit", "dice": 1}]
+    raw["resolution"]["spend"] = [{"pool": "pluck", "dice": 1}]
     raw["resolution"]["penaltyFrom"] = "heat"
     raw["resolution"]["adjust"][0]["abilities"] = ["charm"]
     with pytest.raises(RulesetError) as caught:
@@ -469,7 +469,7 @@ def test_two_spend_entries_on_one_pool() -> None:
 def test_dice_highest_spend_buying_successes() -> None:
     """CHK-IMPORT-43 / CHK-SPEND-09: dice-highest may buy only dice."""
     raw = ruleset_with(BLADES)
-    raw["resolution"]["spend"] = [{"pool": "grit", "successes": 1}]
+    raw["resolution"]["spend"] = [{"pool": "pluck", "successes": 1}]
     assert ["$.resolution.spend[0].successes"] == paths(raw)
 
 
