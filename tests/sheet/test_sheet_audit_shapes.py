@@ -21,18 +21,17 @@ from middleware.sheet.party import read_party
 from middleware.sheet.rules_view import sheet_rules
 from middleware.state import Build, Live
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_json
-from tests.rulesets import by_ids, entry
-from tests.sheet.audit_helpers import FILES, Raw, built, changed, member, rules, view
+from tests.rulesets import by_ids, entry, raw_json
+from tests.sheet.audit_helpers import Raw, built, changed, member, rules, view
 from tests.sheet.sheet_helpers import BRAM
 
 Change = Callable[[Raw], object]
 
 
 def refused(name: str, change: Change) -> list[str]:
-    """The JSON paths ``validate`` reports for a compat file with ``change`` applied (catalog
-    entries named by id)."""
-    data = compat_json(FILES[name])
+    """The JSON paths ``validate`` reports for a ruleset with ``change`` applied (catalog entries
+    named by id)."""
+    data = raw_json(name)
     change(data)
     return [by_ids(data, p.path) for p in validate_ruleset(data)]
 
@@ -59,7 +58,7 @@ def test_only_version_is_required() -> None:
 def test_version_is_a_whole_number_from_one(version: Any) -> None:
     """SHEET-FILE-02: a sheet without a whole ``version`` >= 1 is refused."""
     assert ["$.sheet.version"] == refused(
-        "gravewatch", lambda d: sheet(d).update(version=version) if version is not None
+        "cinder-watch", lambda d: sheet(d).update(version=version) if version is not None
         else sheet(d).pop("version"))
 
 
@@ -81,7 +80,7 @@ def test_a_build_is_read_whatever_its_v() -> None:
 ])
 def test_ids_are_lowercase_words(change: Change, path: str) -> None:
     """SHEET-FILE-03, SHEET-IMPORT-02: ids match ``^[a-z][a-z0-9_]*$``, at most 40 characters."""
-    assert [path] == refused("gravewatch", change)
+    assert [path] == refused("cinder-watch", change)
 
 
 @pytest.mark.parametrize(("change", "path"), [
@@ -91,7 +90,7 @@ def test_ids_are_lowercase_words(change: Change, path: str) -> None:
 ])
 def test_labels_are_prompt_safe(change: Change, path: str) -> None:
     """SHEET-IMPORT-02: a label with brackets or braces, or a ``short`` over 8, is refused."""
-    assert [path] == refused("gravewatch", change)
+    assert [path] == refused("cinder-watch", change)
 
 
 def rename_level(d: Raw) -> None:
@@ -132,8 +131,8 @@ def more_abilities(d: Raw) -> None:
 ])
 def test_size_limits(change: Change, path: str) -> None:
     """SHEET-FILE-07, SHEET-ADJ-01, SHEET-LIVE-11: 21 abilities, 9 adjust entries, a state with one
-    value are refused."""
-    assert [path] == refused("gravewatch", change)
+    value are refused (on Lantern and Ledger, which has an adjust entry and a lamp state)."""
+    assert [path] == refused("lantern-and-ledger", change)
 
 
 # --- SHEET-IMPORT: what else a file may not say ------------------------------------------------
@@ -217,15 +216,15 @@ def test_an_out_of_range_equals_is_accepted() -> None:
 ])
 def test_states(change: Change, path: str) -> None:
     """SHEET-IMPORT-20, SHEET-LIVE-11: a value with ``"``, a default not among the values,
-    duplicate values, a valueLabels key that is not a value."""
-    assert [path] == refused("gravewatch", change)
+    duplicate values, a valueLabels key that is not a value (Lantern and Ledger's lamp)."""
+    assert [path] == refused("lantern-and-ledger", change)
 
 
 def test_spend_pool_must_exist_and_start_full() -> None:
     """SHEET-IMPORT-23: ``resolution.spend`` naming no pool, or a pool that starts empty."""
     assert (["$.resolution.spend[0].pool"], ["$.resolution.spend[0].pool"]) == (
-        refused("gravewatch", lambda d: d["resolution"]["spend"][0].update(pool="grit")),
-        refused("gravewatch", lambda d: sheet(d)["live"]["pools"][0].update(start="empty")))
+        refused("cinder-watch", lambda d: d["resolution"]["spend"][0].update(pool="grit")),
+        refused("cinder-watch", lambda d: sheet(d)["live"]["pools"][0].update(start="empty")))
 
 
 def test_catalog_rows_must_fit_their_list() -> None:
