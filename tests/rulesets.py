@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from middleware.rules.load import load_ruleset
@@ -52,9 +53,14 @@ def five_e() -> Ruleset:
     return compat_ruleset("5e")
 
 
+def bundled_path(ruleset_id: str) -> Path:
+    """The file of a ruleset bundled with the package, for a test that passes a path."""
+    return BUNDLED / f"{ruleset_id}.json"
+
+
 def bundled_json(ruleset_id: str) -> Raw:
     """A fresh parsed copy of a ruleset bundled with the package (always there)."""
-    data: Raw = json.loads((BUNDLED / f"{ruleset_id}.json").read_text(encoding="utf-8"))
+    data: Raw = json.loads(bundled_path(ruleset_id).read_text(encoding="utf-8"))
     return data
 
 

@@ -10,16 +10,16 @@ from middleware.proxy.stream import MAX_STREAMED_TAGS, ReplyStream, priced_at_en
 from middleware.rules.registry import load_bundled
 from middleware.sheet.party import read_party
 from middleware.stores.memory import MemoryStore
-from tests.proxy.conftest import ADA, CHECK, ember
+from tests.proxy.conftest import ADA, CHECK, hearth
 
 ROPE = '[inventory: action="add" item="Rope" who="Ada"]'
-REPLY = f"She heaves. {CHECK} It gives. {ROPE} Then [skill_check: skill='Scrap' dc=\"9\"] [place: X"
+REPLY = f"She heaves. {CHECK} It gives. {ROPE} Then [skill_check: skill='Haul' dc=\"9\"] [place: X"
 SEED = 1234
 
 
-async def ember_engine() -> Engine:
+async def hearth_engine() -> Engine:
     engine = Engine(MemoryStore())
-    games = ember()
+    games = hearth()
     await engine.create_game("chat", games.ruleset, [ADA], seed=3)
     await engine.user("chat", 1, "Go.")
     return engine
@@ -44,7 +44,7 @@ def cut(text: str, size: int) -> list[str]:
 async def test_every_cut_of_the_reply_streams_the_stored_text() -> None:
     """Whatever size the model's pieces are (1 to 40 characters), the text sent adds up to
     exactly what ``process`` stores with the same seed: tags resolved, an unclosed one as prose."""
-    engine = await ember_engine()
+    engine = await hearth_engine()
     for size in range(1, 41):
         _, text = await streamed(engine, REPLY, cut(REPLY, size))
         assert text.endswith(" [place: X")  # never closed: prose, as written
@@ -53,19 +53,19 @@ async def test_every_cut_of_the_reply_streams_the_stored_text() -> None:
 async def test_prose_goes_out_at_once_and_a_tag_only_when_it_closes() -> None:
     """Prose before a tag is sent with the piece that brings it; the tag's start is held until
     its ``]`` arrives, then the resolved tag goes out whole."""
-    engine = await ember_engine()
+    engine = await hearth_engine()
     sent, _ = await streamed(engine, f"Hello {CHECK} bye",
-                             ["Hello [skill_ch", 'eck: skill="Scrap" ', 'dc="8"] b', "ye"])
+                             ["Hello [skill_ch", 'eck: skill="Haul" ', 'dc="8"] b', "ye"])
     assert ("Hello ", "") == (sent[0], sent[1])
-    assert sent[2].startswith('[skill_check: skill="Scrap" dc="8" rolls="')
+    assert sent[2].startswith('[skill_check: skill="Haul" dc="8" rolls="')
     assert sent[2].endswith('"] b')
     assert ("ye", "") == (sent[3], sent[4])
 
 
 async def test_without_a_market_an_inventory_tag_streams_when_it_closes() -> None:
-    """Ember Roads has no market, so nothing can re-price an ``[inventory:]`` later: it is sent
+    """Hearth and Haul has no market, so nothing can re-price an ``[inventory:]`` later: it is sent
     as soon as it closes."""
-    engine = await ember_engine()
+    engine = await hearth_engine()
     sent, _ = await streamed(engine, f"{ROPE} and on", [ROPE, " and on"])
     assert sent[0].startswith('[inventory: action="add" item="Rope" count="1"')
 
@@ -92,7 +92,7 @@ async def test_where_a_market_prices_goods_an_inventory_tag_waits_for_the_end() 
 
 async def test_past_the_cap_tags_wait_for_the_end_and_still_add_up() -> None:
     """Tags past ``MAX_STREAMED_TAGS`` wait for the end (bounded work per reply)."""
-    engine = await ember_engine()
+    engine = await hearth_engine()
     reply = " ".join([CHECK] * (MAX_STREAMED_TAGS + 6))
     sent, text = await streamed(engine, reply, cut(reply, 50))
     assert MAX_STREAMED_TAGS == "".join(sent[:-1]).count("[skill_check:")
