@@ -179,6 +179,14 @@ def hearth(dice: str = "candidate") -> GameConfig:
     return GameConfig(rules, (ADA,), seed=5, dice="turn" if dice == "turn" else "candidate")
 
 
+def ember(dice: str = "candidate") -> GameConfig:
+    """The peer's Ember Roads with Ada (Scrap is Brawn 2 + trained 1 = +3), for the benchmark
+    whose figures were measured on it (skipped when the peer's files are absent)."""
+    ada = ADA.model_copy(update={"sheet": Sheet.model_validate(
+        {"v": 1, "build": {"abilities": {"brawn": 2}, "skills": {"scrap": "trained"}}})})
+    return GameConfig(rulesets.ember(), (ada,), seed=5, dice="turn" if dice == "turn" else "candidate")
+
+
 @pytest.fixture
 def model() -> FakeModel:
     return FakeModel()
