@@ -139,14 +139,16 @@ def test_size_limits(change: Change, path: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "change", "path"), [
-    ("gravewatch", lambda d: sheet(d)["abilities"][0].update(min=6), "$.sheet.abilities[0]"),
-    ("gravewatch", lambda d: sheet(d)["abilities"][0].update(default=9), "$.sheet.abilities[0]"),
+    ("cinder-watch", lambda d: sheet(d)["abilities"][0].update(min=6), "$.sheet.abilities[0]"),
+    ("cinder-watch", lambda d: sheet(d)["abilities"][0].update(default=9),
+     "$.sheet.abilities[0]"),
     ("gravewatch", lambda d: sheet(d)["fields"][2].update(default=9), "$.sheet.fields[2]"),
     ("gravewatch", lambda d: sheet(d)["fields"][1].update(values=["dusk", "dusk", "dawn"]),
      "$.sheet.fields[1]"),
     ("gravewatch", lambda d: sheet(d)["fields"][1].update(default="noon"), "$.sheet.fields[1]"),
-    ("gravewatch", lambda d: sheet(d)["fields"][0].update(default="x" * 61), "$.sheet.fields[0]"),
-    ("gravewatch", lambda d: sheet(d).update(bonusRange={"min": 3, "max": 0}),
+    ("cinder-watch", lambda d: sheet(d)["fields"][0].update(default="x" * 61),
+     "$.sheet.fields[0]"),
+    ("cinder-watch", lambda d: sheet(d).update(bonusRange={"min": 3, "max": 0}),
      "$.sheet.bonusRange"),
 ])
 def test_ranges_defaults_and_enums(name: str, change: Change, path: str) -> None:
@@ -157,14 +159,14 @@ def test_ranges_defaults_and_enums(name: str, change: Change, path: str) -> None
 
 
 @pytest.mark.parametrize(("name", "change", "path"), [
-    ("gravewatch", lambda d: sheet(d)["derived"][1]["of"].append({"field": "nope"}),
-     "$.sheet.derived[1].of[3]"),
-    ("gravewatch", lambda d: sheet(d)["derived"][1]["of"].append({"field": "watch"}),
-     "$.sheet.derived[1].of[3]"),
+    ("cinder-watch", lambda d: sheet(d)["derived"][0]["of"].append({"field": "nope"}),
+     "$.sheet.derived[0].of[2]"),
+    ("cinder-watch", lambda d: sheet(d)["derived"][0]["of"].append({"field": "station"}),
+     "$.sheet.derived[0].of[2]"),
     ("gravewatch", lambda d: sheet(d)["derived"][1]["of"].append(
         {"abilityModFromField": "lantern"}), "$.sheet.derived[1].of[3]"),
-    ("gravewatch", lambda d: sheet(d)["derived"][2]["of"].append({"skillMod": "juggle"}),
-     "$.sheet.derived[2].of[1]"),
+    ("cinder-watch", lambda d: sheet(d)["derived"][0]["of"].append({"skillMod": "juggle"}),
+     "$.sheet.derived[0].of[2]"),
     ("ember", lambda d: sheet(d)["derived"][2]["of"].append({"livePool": "tricks"}),
      "$.sheet.derived[2].of[1]"),
     ("ember", lambda d: sheet(d)["derived"][2]["of"].append(
@@ -234,36 +236,39 @@ def test_catalog_rows_must_fit_their_list() -> None:
     assert ["<charms/steady-hand>.rows[0].colour"] == refused("gravewatch", colour)
 
 
-@pytest.mark.parametrize(("change", "path"), [
-    (lambda d: sheet(d)["derived"][0].update(id="watch"), "$.sheet.derived[0].id"),
-    (lambda d: sheet(d)["lists"][0]["columns"][1].update(id="name"),
+@pytest.mark.parametrize(("name", "change", "path"), [
+    ("cinder-watch", lambda d: sheet(d)["derived"][0].update(id="station"),
+     "$.sheet.derived[0].id"),
+    ("gravewatch", lambda d: sheet(d)["lists"][0]["columns"][1].update(id="name"),
      "$.sheet.lists[0].columns[1].id"),
-    (lambda d: sheet(d)["saves"][0].update(id="ward"), "$.sheet.saves[0].id"),
-    (lambda d: sheet(d)["live"]["pools"][0].update(id="harm"), "$.sheet.live.pools[0].id"),
-    (lambda d: sheet(d)["fields"][0].update(section="cellar"), "$.sheet.fields[0].section"),
+    ("cinder-watch", lambda d: sheet(d)["saves"][0].update(id="douse"), "$.sheet.saves[0].id"),
+    ("cinder-watch", lambda d: sheet(d)["live"]["pools"][0].update(id="scorch"),
+     "$.sheet.live.pools[0].id"),
+    ("cinder-watch", lambda d: sheet(d)["fields"][0].update(section="cellar"),
+     "$.sheet.fields[0].section"),
 ])
-def test_ids_that_may_not_meet(change: Change, path: str) -> None:
+def test_ids_that_may_not_meet(name: str, change: Change, path: str) -> None:
     """SHEET-DRV-01, SHEET-LST-01, SHEET-SKL-01, SHEET-LIVE-01, SHEET-SEC-03: a derived value
     named like a field, two columns of one list, a save named like a skill, a pool named like
     a track, and a section nobody declared are refused."""
-    assert path in refused("gravewatch", change)
+    assert path in refused(name, change)
 
 
 @pytest.mark.parametrize(("name", "change", "path"), [
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0].pop("kinds"),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0].pop("kinds"),
      "$.sheet.live.tracks[0].levels"),
     ("ember", lambda d: sheet(d)["live"]["tracks"][1].update(
         levels=[{"label": "Ok", "penalty": 0}]), "$.sheet.live.tracks[1]"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0]["levels"][2].update(penalty=0),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0]["levels"][2].update(penalty=0),
      "$.sheet.live.tracks[0].levels[2].penalty"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0].update(min=1),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0].update(min=1),
      "$.sheet.live.tracks[0].max"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0]["kinds"][1].update(severity=0),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0]["kinds"][1].update(severity=0),
      "$.sheet.live.tracks[0].kinds"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0]["kinds"][1].update(id="knock"),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0]["kinds"][1].update(id="singe"),
      "$.sheet.live.tracks[0].kinds[1].id"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0].update(
-        hideWhen={"field": "watch", "equals": "dawn"}), "$.sheet.live.tracks[0].hideWhen"),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0].update(
+        hideWhen={"field": "station", "equals": "gate"}), "$.sheet.live.tracks[0].hideWhen"),
 ])
 def test_wound_tracks(name: str, change: Change, path: str) -> None:
     """SHEET-WND-01/02/03/12: levels without kinds, levels and boxes together, a level kinder
