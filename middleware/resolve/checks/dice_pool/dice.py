@@ -155,9 +155,7 @@ def start_of(check: PoolCheck, table: Table, frame: Frame) -> tuple[Start, int]:
         return plain_start(((n, table, None),), frame), s ** n
     u = rule.up_to
     if rule.mode == "once":
-        # A face f is kept straight (f > u: s ways of s²) or comes as the new face (u ways).
-        weights = tuple(s * (f > u) + u for f in range(1, s + 1))
-        return plain_start(((n, table, weights),), frame), s ** (2 * n)
+        return plain_start(((n, table, once_weights(s, u)),), frame), s ** (2 * n)
     low = table.only(tuple(f <= u for f in range(1, s + 1)))
     high = table.only(tuple(f > u for f in range(1, s + 1)))
     state: Start = {}
@@ -169,6 +167,13 @@ def start_of(check: PoolCheck, table: Table, frame: Frame) -> tuple[Start, int]:
                 old = state.get(owed, [0] * frame.size)
                 state[owed] = [a + scale * b for a, b in zip(old, vector, strict=True)]
     return state, s ** (n + MAX_REROLLS) * u ** n * (s - u) ** n
+
+
+def once_weights(sides: int, up_to: int) -> tuple[int, ...]:
+    """CHK-POOL-14 ``once``: the ways (of ``sides²``) each face ends a starting die: a face above
+    ``up_to`` comes straight (``sides`` ways) or as the new face (``up_to`` ways), a lower one only
+    as the new face."""
+    return tuple(sides * (f > up_to) + up_to for f in range(1, sides + 1))
 
 
 @lru_cache(maxsize=128)

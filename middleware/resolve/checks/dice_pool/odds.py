@@ -40,9 +40,12 @@ from middleware.resolve.checks.dice_pool.dice import (
     Table,
     faces_of,
     general_mass,
+    once_weights,
     start_of,
     until_low_dice,
 )
+from middleware.resolve.checks.dice_pool.once import once_sum
+from middleware.resolve.checks.dice_pool.packed import Packing
 from middleware.resolve.checks.dice_pool.rules import PoolCheck
 from middleware.resolve.checks.odds import Odds
 from middleware.resolve.checks.outcome import Outcomes, judge
@@ -136,10 +139,38 @@ def exact_net_counts(check: PoolCheck) -> Counts:
 
 def raw_counts(check: PoolCheck) -> tuple[dict[int, int], int]:
     """The ways to reach each ``d`` (successes − cancels) over their common denominator."""
+    faces = faces_of(check)
     if check.reroll is None:
-        faces = faces_of(check)
         return fast_counts(check.dice, faces, check.explode_cap if faces.explodes else 0)
+    if check.reroll.mode == "once":
+        counts = once_counts(check, faces.main, faces.main, Frame.around(faces.main, _most(check)))
+        if counts is not None:
+            return counts
     return general_counts(check)
+
+
+def _most(check: PoolCheck) -> int:
+    """The most dice one throw of ``check`` can count (starting and extra)."""
+    return check.dice + (check.explode_cap if faces_of(check).explodes else 0)
+
+
+def once_counts(check: PoolCheck, start: Table, extra: Table,
+                frame: Frame) -> tuple[dict[int, int], int] | None:
+    """CHK-POOL-14 ``once`` (``once.once_sum``): ``start`` is the starting dice's table (before
+    the re-roll weights), ``extra`` the extra dice's; None where the recurrence cannot divide."""
+    assert check.reroll is not None
+    cap, sides = _most(check) - check.dice, check.sides
+    whole = sides ** (2 * check.dice + cap)
+    low = min(0, *(delta for delta, _, _ in start.faces), *(delta for delta, _, _ in extra.faces))
+    packing = Packing.holding(whole)
+    boom0, calm0 = start.split(once_weights(sides, check.reroll.up_to))
+    boom, calm = extra.split()
+    ways = once_sum(check.dice, cap, (packing.factor(boom0, low), packing.factor(calm0, low)),
+                    (packing.factor(boom, low), packing.factor(calm, low)),
+                    packing.monomial(sides, -low))
+    if ways is None:
+        return None
+    return frame.as_dict(packing.unpack(ways, frame.size)), whole
 
 
 def general_counts(check: PoolCheck) -> tuple[dict[int, int], int]:
@@ -194,13 +225,30 @@ def _all_within_by_low(check: PoolCheck, faces: Faces,
     starting dice show a face ≤ ``botch`` (only counted when no table is given)."""
     start_table = faces.blank_low if table is None else table
     extra_table = (faces.blank if table is None else table).flat()
-    cap = check.explode_cap if faces.explodes else 0
     frame = Frame(low=0, size=check.dice + 1)
+    if check.reroll is not None and check.reroll.mode == "once":
+        counts = once_counts(check, start_table, extra_table, frame)
+        if counts is not None:
+            return counts
+    cap = check.explode_cap if faces.explodes else 0
     start, whole = start_of(check, start_table, frame)
     vector, whole = general_mass(start, whole, extra_table, frame, check.sides, cap)
     return frame.as_dict(vector), whole
 
 
-__all__ = ["botch_chance", "botch_ways", "critical_chances", "exact_net_counts",
-           "exact_net_distribution", "exact_pool_odds", "fast_counts", "general_counts",
-           "net_counts", "net_distribution", "odds_from", "pool_odds", "raw_counts"]
+__all__ = [
+    "botch_chance",
+    "botch_ways",
+    "critical_chances",
+    "exact_net_counts",
+    "exact_net_distribution",
+    "exact_pool_odds",
+    "fast_counts",
+    "general_counts",
+    "net_counts",
+    "net_distribution",
+    "odds_from",
+    "once_counts",
+    "pool_odds",
+    "raw_counts",
+]

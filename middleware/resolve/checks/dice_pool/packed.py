@@ -13,6 +13,7 @@ them tens of times faster than ``int``. Without gmpy2, ``int`` does the same ari
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -43,12 +44,35 @@ class Factor:
         """A bare count (no keys): multiplying is scaling."""
         return cls(value=big(ways), terms=((0, ways),) if ways else ())
 
+    @classmethod
+    def of(cls, terms: dict[int, int]) -> Factor:
+        """The factor with these (bit shift → ways) terms, the empty ones dropped."""
+        kept = tuple(sorted((shift, ways) for shift, ways in terms.items() if ways))
+        return cls(value=sum((big(ways) << shift for shift, ways in kept), big(0)), terms=kept)
+
     def times(self, number: int) -> int:
         """``number`` times this factor."""
         out = big(0)
         for shift, ways in self.terms:
             out += ways * (number << shift)
         return out
+
+    def __mul__(self, other: Factor) -> Factor:
+        out: dict[int, int] = defaultdict(int)
+        for shift, ways in self.terms:
+            for other_shift, other_ways in other.terms:
+                out[shift + other_shift] += ways * other_ways
+        return Factor.of(out)
+
+    def __add__(self, other: Factor) -> Factor:
+        out: dict[int, int] = defaultdict(int)
+        for shift, ways in (*self.terms, *other.terms):
+            out[shift] += ways
+        return Factor.of(out)
+
+    def scaled(self, by: int) -> Factor:
+        """This factor times a whole number (negative too)."""
+        return Factor.of({shift: by * ways for shift, ways in self.terms})
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,69 @@
+"""The re-roll ``once`` (CHK-POOL-14) under explosions, summed by two short recurrences.
+
+With ``once`` the starting dice are still independent of one another, only weighted otherwise
+(``dice.once_weights``): call their exploding and other faces ``E₀`` and ``N₀``; the extra dice
+are the plain die's ``E`` and ``N``, and ``S`` a die never thrown. If ``x`` starting dice explode,
+the extra dice run until the ``x``-th calm one or until ``cap`` of them were thrown. Summed over
+``x``, with one ``z`` per extra die:
+
+- the runs that ended paid are ``[z^cap] W(z)/(1 − S·z)`` with
+  ``W = ((N₀ + (E₀·N − N₀·E)·z) / (1 − E·z))^dice`` (``_paid``);
+- the runs the cap stopped are the terms ``z^k``, ``k > cap``, of
+  ``V = (E₀·z + N₀)^dice · (E·z + N)^cap``: all of ``V(1)`` less its first ``cap + 1`` (``_capped``).
+
+W and V are powers of simple fractions in ``z``, so their coefficients follow two-term recurrences
+read off ``W'/W`` and ``V'/V``: ``cap`` steps of a few multiplications by small polynomials and
+one exact division by ``(k + 1)·N₀`` (by ``(k + 1)·N₀·N`` for V), instead of walking the extra
+dice once per number of dice still owed. The division needs ``N₀`` and ``N`` non-empty; when
+every face explodes, ``once_sum`` answers None and the walk does the work.
+"""
+
+from __future__ import annotations
+
+from middleware.resolve.checks.dice_pool.packed import Factor, big
+
+Faces2 = tuple[Factor, Factor]
+"""A die's exploding and other faces."""
+
+
+def once_sum(dice: int, cap: int, start: Faces2, extra: Faces2, spare: Factor) -> int | None:
+    """Every throw's ways: the runs that ended paid and those the cap stopped (module doc)."""
+    if not start[1].terms or not extra[1].terms:
+        return None
+    return _paid(dice, cap, start, extra, spare) + _capped(dice, cap, start, extra)
+
+
+def _paid(dice: int, cap: int, start: Faces2, extra: Faces2, spare: Factor) -> int:
+    """``Σ_k S^(cap−k)·w_k`` with ``w_k = [z^k] W``, from
+    ``N₀(k+1)·w_{k+1} = (dice·E₀N − k·(E₀N − 2·N₀E))·w_k + (k−1)·(E₀N − N₀E)·E·w_{k−1}``."""
+    (boom0, calm0), (boom, calm) = start, extra
+    grow, shrink = boom0 * calm, calm0 * boom
+    bend = (grow + shrink.scaled(-1)) * boom
+    before, now = big(0), big(calm0.value ** dice)
+    total = now
+    for k in range(cap):
+        step = grow.scaled(dice - k) + shrink.scaled(2 * k)
+        ahead = step.times(now) + bend.scaled(k - 1).times(before)
+        before, now = now, ahead // ((k + 1) * calm0.value)
+        total = spare.times(total) + now
+    return total
+
+
+def _capped(dice: int, cap: int, start: Faces2, extra: Faces2) -> int:
+    """``V(1) − Σ_{k≤cap} v_k`` with ``v_k = [z^k] V``, from ``N₀N(k+1)·v_{k+1} =
+    ((dice−k)·E₀N + (cap−k)·N₀E)·v_k + (dice+cap−k+1)·E₀E·v_{k−1}``."""
+    (boom0, calm0), (boom, calm) = start, extra
+    grow, shrink, both = boom0 * calm, calm0 * boom, boom0 * boom
+    divisor = (calm0 * calm).value
+    before, now = big(0), big(calm0.value ** dice * calm.value ** cap)
+    head = now
+    for k in range(cap):
+        ahead = ((grow.scaled(dice - k) + shrink.scaled(cap - k)).times(now)
+                 + both.scaled(dice + cap - k + 1).times(before))
+        before, now = now, ahead // ((k + 1) * divisor)
+        head += now
+    whole: int = (boom0.value + calm0.value) ** dice * (boom.value + calm.value) ** cap
+    return whole - head
+
+
+__all__ = ["once_sum"]
