@@ -54,6 +54,8 @@ def _capped(dice: int, cap: int, start: Faces2, extra: Faces2) -> int:
     ((dice−k)·E₀N + (cap−k)·N₀E)·v_k + (dice+cap−k+1)·E₀E·v_{k−1}``."""
     (boom0, calm0), (boom, calm) = start, extra
     grow, shrink, both = boom0 * calm, calm0 * boom, boom0 * boom
+    if len(both.terms) == 1:
+        return _capped_from_top(dice, cap, start, extra)
     divisor = (calm0 * calm).value
     before, now = big(0), big(calm0.value ** dice * calm.value ** cap)
     head = now
@@ -64,6 +66,23 @@ def _capped(dice: int, cap: int, start: Faces2, extra: Faces2) -> int:
         head += now
     whole: int = (boom0.value + calm0.value) ** dice * (boom.value + calm.value) ** cap
     return whole - head
+
+
+def _capped_from_top(dice: int, cap: int, start: Faces2, extra: Faces2) -> int:
+    """``Σ_{k>cap} v_k`` walked down from ``v_{dice+cap} = E₀^dice·E^cap`` by the same relation,
+    ``(dice+cap−k+1)·E₀E·v_{k−1} = (k+1)·N₀N·v_{k+1} + ((k−dice)·E₀N + (k−cap)·N₀E)·v_k``: when
+    ``E₀E`` is one term (the exploding faces all count alike) dividing by it is a shift."""
+    (boom0, calm0), (boom, calm) = start, extra
+    grow, shrink, settled = boom0 * calm, calm0 * boom, calm0 * calm
+    ((shift, ways),) = (boom0 * boom).terms
+    above, now = big(0), big(boom0.value ** dice * boom.value ** cap)
+    tail = now
+    for k in range(dice + cap, cap + 1, -1):
+        behind = (settled.scaled(k + 1).times(above)
+                  + (grow.scaled(k - dice) + shrink.scaled(k - cap)).times(now))
+        above, now = now, (behind >> shift) // ((dice + cap - k + 1) * ways)
+        tail += now
+    return tail
 
 
 __all__ = ["once_sum"]
