@@ -9,10 +9,13 @@ and either explodes or not, so the work is done on those two face classes (``dic
   one closed form in the exploding and the other faces: a power, a product and a Horner sum over
   the extra dice, worked on polynomials packed into single whole numbers (``chain.py``,
   ``packed.py``). The chance that no die succeeds (the botch) is the same form on plain counts.
-- With a re-roll the starting dice differ from the extra ones: the starting dice are convolved
-  keyed by how many explode, then the extra dice are walked one throw at a time keyed by how many
-  are still owed (``dice.general_mass``). ``once`` re-throws each low die once; ``until`` re-throws
-  until high, with the 100 re-throw stop of CHK-POOL-14 worked exactly (``dice.until_low_dice``).
+- With the re-roll ``once`` (and for the ``halfOrMore`` botch, which reads the starting dice
+  only) the starting dice differ from the extra ones but are still independent: two recurrences
+  in the number of extra dice, on the same packed polynomials (``once.py``).
+- With the re-roll ``until`` the starting dice are not independent (the 100 re-throw stop of
+  CHK-POOL-14 is shared, worked exactly by ``dice.until_low_dice``): they are convolved keyed by
+  how many explode, then the extra dice are walked one throw at a time keyed by how many are still
+  owed (``dice.general_mass``); so are the rare tables the recurrences cannot divide by.
 
 Everything is counted in whole numbers over one common denominator, the verdict's sums too
 (``odds_from``), and becomes ``Fraction`` at the end. Results are cached per distinct check
@@ -156,14 +159,14 @@ def _most(check: PoolCheck) -> int:
 
 def once_counts(check: PoolCheck, start: Table, extra: Table,
                 frame: Frame) -> tuple[dict[int, int], int] | None:
-    """CHK-POOL-14 ``once`` (``once.once_sum``): ``start`` is the starting dice's table (before
-    the re-roll weights), ``extra`` the extra dice's; None where the recurrence cannot divide."""
-    assert check.reroll is not None
+    """Starting dice of ``start`` (weighted by the re-roll ``once`` if there is one, else plain)
+    and extra dice of ``extra`` (``once.once_sum``); None where the recurrence cannot divide."""
     cap, sides = _most(check) - check.dice, check.sides
-    whole = sides ** (2 * check.dice + cap)
+    weights = once_weights(sides, check.reroll.up_to) if check.reroll is not None else None
+    whole = sides ** ((1 if weights is None else 2) * check.dice + cap)
     low = min(0, *(delta for delta, _, _ in start.faces), *(delta for delta, _, _ in extra.faces))
     packing = Packing.holding(whole)
-    boom0, calm0 = start.split(once_weights(sides, check.reroll.up_to))
+    boom0, calm0 = start.split(weights)
     boom, calm = extra.split()
     ways = once_sum(check.dice, cap, (packing.factor(boom0, low), packing.factor(calm0, low)),
                     (packing.factor(boom, low), packing.factor(calm, low)),
@@ -226,7 +229,7 @@ def _all_within_by_low(check: PoolCheck, faces: Faces,
     start_table = faces.blank_low if table is None else table
     extra_table = (faces.blank if table is None else table).flat()
     frame = Frame(low=0, size=check.dice + 1)
-    if check.reroll is not None and check.reroll.mode == "once":
+    if check.reroll is None or check.reroll.mode == "once":
         counts = once_counts(check, start_table, extra_table, frame)
         if counts is not None:
             return counts

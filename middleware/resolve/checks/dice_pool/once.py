@@ -1,10 +1,11 @@
-"""The re-roll ``once`` (CHK-POOL-14) under explosions, summed by two short recurrences.
+"""Starting dice unlike the extra ones, under explosions, summed by two short recurrences.
 
-With ``once`` the starting dice are still independent of one another, only weighted otherwise
-(``dice.once_weights``): call their exploding and other faces ``E₀`` and ``N₀``; the extra dice
-are the plain die's ``E`` and ``N``, and ``S`` a die never thrown. If ``x`` starting dice explode,
-the extra dice run until the ``x``-th calm one or until ``cap`` of them were thrown. Summed over
-``x``, with one ``z`` per extra die:
+That is the re-roll ``once`` (CHK-POOL-14: the starting dice are still independent of one
+another, only weighted otherwise, ``dice.once_weights``) and the ``halfOrMore`` botch (only the
+starting dice's low faces are counted, CHK-POOL-11). Call the starting dice's exploding and other
+faces ``E₀`` and ``N₀``, the extra dice's ``E`` and ``N``, and ``S`` a die never thrown. If ``x``
+starting dice explode, the extra dice run until the ``x``-th calm one or until ``cap`` of them were
+thrown. Summed over ``x``, with one ``z`` per extra die:
 
 - the runs that ended paid are ``[z^cap] W(z)/(1 − S·z)`` with
   ``W = ((N₀ + (E₀·N − N₀·E)·z) / (1 − E·z))^dice`` (``_paid``);
@@ -13,8 +14,9 @@ the extra dice run until the ``x``-th calm one or until ``cap`` of them were thr
 
 W and V are powers of simple fractions in ``z``, so their coefficients follow two-term recurrences
 read off ``W'/W`` and ``V'/V``: ``cap`` steps of a few multiplications by small polynomials and
-one exact division by ``(k + 1)·N₀`` (by ``(k + 1)·N₀·N`` for V), instead of walking the extra
-dice once per number of dice still owed. The division needs ``N₀`` and ``N`` non-empty; when
+one exact division by ``(k + 1)·N₀`` (by ``(k + 1)·N₀·N`` for V, or V is walked down from its top
+term when ``E₀·E`` is a single term, which divides by a shift), instead of walking the extra dice
+once per number of dice still owed. The division needs ``N₀`` and ``N`` non-empty; when
 every face explodes, ``once_sum`` answers None and the walk does the work.
 """
 
