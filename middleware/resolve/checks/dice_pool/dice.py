@@ -156,16 +156,20 @@ def start_of(check: PoolCheck, table: Table, frame: Frame) -> tuple[Start, int]:
     u = rule.up_to
     if rule.mode == "once":
         return plain_start(((n, table, once_weights(s, u)),), frame), s ** (2 * n)
-    low = table.only(tuple(f <= u for f in range(1, s + 1)))
-    high = table.only(tuple(f > u for f in range(1, s + 1)))
-    state: Start = {}
-    for j, ways in enumerate(until_low_dice(n, u, s, MAX_REROLLS)):
-        if ways:
-            scale = ways * u ** (n - j) * (s - u) ** j
-            part = plain_start(((j, low, None), (n - j, high, None)), frame)
-            for owed, vector in part.items():
-                old = state.get(owed, [0] * frame.size)
-                state[owed] = [a + scale * b for a, b in zip(old, vector, strict=True)]
+    low = table.only(tuple(f <= u for f in range(1, s + 1))).split()
+    high = table.only(tuple(f > u for f in range(1, s + 1))).split()
+    scales = [ways * u ** (n - j) * (s - u) ** j
+              for j, ways in enumerate(until_low_dice(n, u, s, MAX_REROLLS))]
+    # Σ_j scale_j·Low^j·High^(n−j), Horner-wise: one low die more on the sum so far, then the
+    # next power of the high dice added (n steps, not a whole pool per j).
+    state: Start = {0: [scales[n] * v for v in frame.unit()]}
+    high_power: Start = {0: frame.unit()}
+    for j in range(n - 1, -1, -1):
+        state = _one_more(state, *low, size=frame.size)
+        high_power = _one_more(high_power, *high, size=frame.size)
+        for owed, vector in high_power.items():
+            old = state.get(owed, [0] * frame.size)
+            state[owed] = [a + scales[j] * b for a, b in zip(old, vector, strict=True)]
     return state, s ** (n + MAX_REROLLS) * u ** n * (s - u) ** n
 
 
