@@ -51,13 +51,12 @@ def chain_counts(dice: int, faces: Faces, cap: int) -> tuple[dict[int, int], int
     each term is raised by ``−low·(dice + cap)``: the frame's own offset.
     """
     sides, most = faces.sides, dice + cap
-    frame = Frame.around(faces.main, most)
     low = min(0, *(delta for delta, _, _ in faces.main.faces))
     packing = Packing.holding(sides ** most)
     boom, calm = faces.main.split()
     total = chain_sum(dice, cap, packing.factor(boom, low), packing.factor(calm, low),
                       packing.monomial(sides, -low))
-    return frame.as_dict(packing.unpack(total, frame.size)), sides ** most
+    return Frame.around(faces.main, most, packing.width).as_dict(total), sides ** most
 
 
 def chain_within(dice: int, cap: int, table: Table, sides: int) -> tuple[int, int]:

@@ -45,6 +45,7 @@ from middleware.resolve.checks.dice_pool.dice import (
     general_mass,
     once_weights,
     start_of,
+    start_whole,
     until_low_dice,
 )
 from middleware.resolve.checks.dice_pool.once import once_sum
@@ -146,7 +147,8 @@ def raw_counts(check: PoolCheck) -> tuple[dict[int, int], int]:
     if check.reroll is None:
         return fast_counts(check.dice, faces, check.explode_cap if faces.explodes else 0)
     if check.reroll.mode == "once":
-        counts = once_counts(check, faces.main, faces.main, Frame.around(faces.main, _most(check)))
+        counts = once_counts(check, faces.main, faces.main,
+                             Frame.around(faces.main, _most(check), _width(check)))
         if counts is not None:
             return counts
     return general_counts(check)
@@ -157,15 +159,20 @@ def _most(check: PoolCheck) -> int:
     return check.dice + (check.explode_cap if faces_of(check).explodes else 0)
 
 
+def _width(check: PoolCheck) -> int:
+    """Bits a key of a packed distribution of ``check`` needs: room for every throw's ways."""
+    return Packing.holding(start_whole(check) * check.sides ** (_most(check) - check.dice)).width
+
+
 def once_counts(check: PoolCheck, start: Table, extra: Table,
                 frame: Frame) -> tuple[dict[int, int], int] | None:
     """Starting dice of ``start`` (weighted by the re-roll ``once`` if there is one, else plain)
     and extra dice of ``extra`` (``once.once_sum``); None where the recurrence cannot divide."""
     cap, sides = _most(check) - check.dice, check.sides
     weights = once_weights(sides, check.reroll.up_to) if check.reroll is not None else None
-    whole = sides ** ((1 if weights is None else 2) * check.dice + cap)
+    whole = start_whole(check) * sides ** cap
     low = min(0, *(delta for delta, _, _ in start.faces), *(delta for delta, _, _ in extra.faces))
-    packing = Packing.holding(whole)
+    packing = Packing(frame.width)
     boom0, calm0 = start.split(weights)
     boom, calm = extra.split()
     ways = once_sum(check.dice, cap, (packing.factor(boom0, low), packing.factor(calm0, low)),
@@ -173,14 +180,14 @@ def once_counts(check: PoolCheck, start: Table, extra: Table,
                     packing.monomial(sides, -low))
     if ways is None:
         return None
-    return frame.as_dict(packing.unpack(ways, frame.size)), whole
+    return frame.as_dict(ways), whole
 
 
 def general_counts(check: PoolCheck) -> tuple[dict[int, int], int]:
     """``raw_counts`` by convolving the starting dice and walking the extra ones (any rule)."""
     faces = faces_of(check)
     cap = check.explode_cap if faces.explodes else 0
-    frame = Frame.around(faces.main, check.dice + cap)
+    frame = Frame.around(faces.main, check.dice + cap, _width(check))
     start, whole = start_of(check, faces.main, frame)
     vector, whole = general_mass(start, whole, faces.main, frame, check.sides, cap)
     return frame.as_dict(vector), whole
@@ -228,7 +235,7 @@ def _all_within_by_low(check: PoolCheck, faces: Faces,
     starting dice show a face ≤ ``botch`` (only counted when no table is given)."""
     start_table = faces.blank_low if table is None else table
     extra_table = (faces.blank if table is None else table).flat()
-    frame = Frame(low=0, size=check.dice + 1)
+    frame = Frame(low=0, size=check.dice + 1, width=_width(check))
     if check.reroll is None or check.reroll.mode == "once":
         counts = once_counts(check, start_table, extra_table, frame)
         if counts is not None:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
-from middleware.resolve.checks.dice_pool.dice import Kernel
-
+Kernel = tuple[tuple[int, int], ...]
+"""(delta, ways) pairs: what one die adds, and in how many ways."""
 
 @cache
 def _whole_numbers() -> Callable[[int], int]:
@@ -114,4 +114,4 @@ class Packing:
         return [int.from_bytes(raw[i:i + step], "little") for i in range(0, len(raw), step)]
 
 
-__all__ = ["Factor", "Packing", "big"]
+__all__ = ["Factor", "Kernel", "Packing", "big"]
