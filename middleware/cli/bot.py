@@ -15,10 +15,12 @@ import asyncio
 import json
 import logging
 import os
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
+from pydantic import JsonValue
 
 from middleware import logs
 from middleware.bots.run import Service, run_discord, run_telegram
@@ -87,13 +89,14 @@ def _service(ruleset: str, upstream: str, party: Path | None, seats: Path | None
     logs.configure(getattr(logging, log_level.upper(), logging.INFO))
     try:
         games = game_config(ruleset, party, seed=seed, fair_dice=fair_dice)
-        seated: Any = json.loads(seats.read_text(encoding="utf-8")) if seats else {}
+        seated: JsonValue = json.loads(seats.read_text(encoding="utf-8")) if seats else {}
     except (GMError, OSError, json.JSONDecodeError) as exc:
         _fail(str(exc))
     if not isinstance(seated, dict) or not all(isinstance(v, str) for v in seated.values()):
         _fail(f"{seats}: seats must be a JSON object of names")
     config = TableConfig(games.ruleset, games.party, seed=games.seed, dice=games.dice,
-                         model=model, seats={str(k): v for k, v in seated.items()})
+                         model=model,
+                         seats={str(k): v for k, v in seated.items() if isinstance(v, str)})
     return Service(config, upstream, store, api_key)
 
 
@@ -105,7 +108,7 @@ def _token(variable: str, token_file: Path | None) -> str:
     return token
 
 
-def _run(bot: Any) -> None:
+def _run(bot: Coroutine[object, object, None]) -> None:
     try:
         asyncio.run(bot)
     except GMError as exc:

@@ -14,7 +14,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -22,6 +22,7 @@ from rich.table import Table
 from middleware.cli.app import app, err, out
 from middleware.dice import Dice
 from middleware.errors import GMError
+from middleware.json_input import JsonObject
 from middleware.resolve.checks.chance import CheckChance
 from middleware.resolve.checks.symbol_pool.roll import SymbolRoll, roll_symbols
 from middleware.resolve.sheet import chance_after_sheet
@@ -117,7 +118,7 @@ def _percent(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def _odds_json(found: CheckChance) -> dict[str, Any]:
+def _odds_json(found: CheckChance) -> JsonObject:
     odds = found.odds
     return {
         "skill": found.skill, "who": found.who, "kind": found.kind, "note": found.note,
@@ -127,7 +128,7 @@ def _odds_json(found: CheckChance) -> dict[str, Any]:
     }
 
 
-def _roll_json(rolled: SymbolRoll) -> dict[str, Any]:
+def _roll_json(rolled: SymbolRoll) -> JsonObject:
     if rolled.error:
         return {"error": rolled.error, "message": rolled.message}
     return {

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -21,6 +21,7 @@ from middleware.character.summary import bag_counts
 from middleware.cli.app import app, err, out
 from middleware.errors import GMError
 from middleware.items.index import item_index
+from middleware.json_input import JsonObject
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
@@ -80,7 +81,7 @@ def _list(rules: Ruleset, state: GameState, who: str | None, as_json: bool) -> N
             out.print("  (this ruleset has no starting gear)", markup=False)
 
 
-def _offer_json(offer: KitOffer) -> dict[str, Any]:
+def _offer_json(offer: KitOffer) -> JsonObject:
     return {"id": offer.kit.id, "label": offer.kit.label, "group": offer.kit.group,
             "fits": offer.fits}
 

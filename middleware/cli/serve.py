@@ -19,10 +19,11 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, NamedTuple
 
 import typer
 import uvicorn
+from pydantic import JsonValue
 from starlette.applications import Starlette
 
 from middleware import logs
@@ -175,7 +176,7 @@ def game_config(ruleset: str, party: Path | None, *, seed: int = 0,
                 fair_dice: bool = False, branches: bool = False) -> GameConfig:
     """The game every new chat starts with: the ruleset and the party file, validated whole."""
     rules = _ruleset(ruleset)
-    entries: Any = json.loads(party.read_text(encoding="utf-8")) if party else []
+    entries: JsonValue = json.loads(party.read_text(encoding="utf-8")) if party else []
     entries = entries["party"] if isinstance(entries, dict) and "party" in entries else entries
     return GameConfig(rules, read_party(rules, entries), seed=seed,
                       dice="turn" if fair_dice else "candidate", branches=branches)
