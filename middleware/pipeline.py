@@ -3,17 +3,19 @@
 Pure given (reply, state, context): the pipeline calls it between loading the turn-start state and
 storing the candidate. It resolves the reply item by item (``resolve_item``: a ``Reading`` in, a
 ``Step`` out, with the reading the next item starts from), the same steps a streamed reply takes
-as each of its items closes, so a tag is resolved once however the reply arrives. SPEC §3: tags resolve in reading order and each sees what the earlier ones
-did; SPEC §8: no tag can crash the reply. In a game with branch blocks on, a block after a check is
-replaced by the section the check's record chose (``resolve.branch``), whose tags then resolve in
-their turn; the tags of the sections not taken are never resolved.
+as each of its items closes, so a tag is resolved once however the reply arrives.
+
+SPEC §3: tags resolve in reading order and each sees what the earlier ones did; SPEC §8: no tag
+can crash the reply. In a game with branch blocks on, a block after a check is replaced by the
+section the check's record chose (``resolve.branch``), whose tags then resolve in their turn; the
+tags of the sections not taken are never resolved.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from middleware.items.stack_room import new_stacks_left
@@ -92,6 +94,21 @@ class Step:
         """The reply resolved up to here: its rewritten text, records and state."""
         return ResolvedReply(rewrite(self.kept, self.tag_records), self.records,
                              self.reading.state, self.timings)
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What a reply resolves to from ``start``, stored nowhere: whole (call it with the reply), or
+    item by item as it streams, from ``Reading.at(start)`` with a ``context()`` of its own. Each
+    context throws fresh dice of one seed, so every reading throws what the stored candidate will.
+    """
+
+    start: GameState
+    context: Callable[[], Context]
+    limit: int = MAX_CANDIDATE_CHARS
+
+    def __call__(self, reply: str) -> ResolvedReply:
+        return resolve_reply(reply, self.start, self.context(), self.limit)
 
 
 def resolve_reply(reply: str, state: GameState, ctx: Context,

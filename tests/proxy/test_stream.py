@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from middleware.engine import Engine
-from middleware.proxy.stream import MAX_STREAMED_TAGS, ReplyStream, priced_at_end
+from middleware.proxy.stream import ReplyStream, priced_at_end
 from middleware.rules.registry import load_bundled
 from middleware.sheet.party import read_party
 from middleware.stores.memory import MemoryStore
@@ -90,11 +90,13 @@ async def test_where_a_market_prices_goods_an_inventory_tag_waits_for_the_end() 
     assert sent[-1].endswith('[place: name="Millbrook" size="fair" result="ok"] Done.')
 
 
-async def test_past_the_cap_tags_wait_for_the_end_and_still_add_up() -> None:
-    """Tags past ``MAX_STREAMED_TAGS`` wait for the end (bounded work per reply)."""
+async def test_every_tag_of_a_long_reply_streams_as_it_closes() -> None:
+    """A reply of 100 checks: each goes out resolved with the piece that closes it, none waits
+    for the end (the stream resolves only the tag that closed), and they add up to the stored
+    candidate."""
     engine = await ember_engine()
-    reply = " ".join([CHECK] * (MAX_STREAMED_TAGS + 6))
-    sent, text = await streamed(engine, reply, cut(reply, 50))
-    assert MAX_STREAMED_TAGS == "".join(sent[:-1]).count("[skill_check:")
-    assert 6 == sent[-1].count("[skill_check:")
-    assert MAX_STREAMED_TAGS + 6 == text.count("rolls=")
+    reply = " ".join([CHECK] * 100)
+    sent, text = await streamed(engine, reply, [f"{CHECK} " for _ in range(99)] + [CHECK])
+    assert [1] * 100 == [piece.count("rolls=") for piece in sent[:-1]]
+    assert "" == sent[-1]
+    assert 100 == text.count("rolls=")
