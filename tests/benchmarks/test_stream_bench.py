@@ -35,7 +35,7 @@ TAGS = ('[skill_check: skill="Scrap" dc="8"]',
         "[skill_check: skill=]")
 PROSE = "The rain drums on the tin roof while the warden counts coins. "
 SIZES = (1, 5, 16, 64)
-ROUNDS = 7
+ROUNDS = 15
 PIECE = 4
 SEED = 1234
 
@@ -58,9 +58,9 @@ async def _engine() -> Engine:
 
 
 def _timed(run: Callable[[], object]) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     run()
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def test_streaming_against_one_whole_reply_resolve(benchmark: Any) -> None:
