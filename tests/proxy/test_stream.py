@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from middleware.display import for_people, shown_tag
 from middleware.engine import Engine
+from middleware.paths import continue_seed, extend, extender
+from middleware.proxy.continued import added
 from middleware.proxy.stream import ReplyStream, priced_at_end
 from middleware.records import Record, model_json
 from middleware.rewrite import resolved_text
@@ -180,3 +182,21 @@ def test_any_chunking_of_a_reply_streams_exactly_the_stored_candidate(
     seed = data.draw(st.integers(0, 2**63 - 1))
     sent, shown = asyncio.run(_stream_and_store(game, reply, sizes, seed, cards))
     assert shown == sent
+
+
+async def test_a_continue_streams_each_check_with_the_dice_it_is_stored_with() -> None:
+    """A Continue adding three checks to a stored candidate, streamed a check at a time: each goes
+    out as it closes, and what was sent is exactly the addition stored (its own dice, thrown on
+    from the first check to the last, as ``extend`` throws them)."""
+    engine = await ember_engine()
+    base = await engine.process("chat", 1, f"She starts. {CHECK}", seed=SEED)
+    more = f" Again {CHECK} and again {CHECK} and once more {CHECK}."
+    preview = await extender(engine, "chat", 1, base.candidate,
+                             continue_seed(base.seed, 1))
+    stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")),
+                         limit=preview.limit)
+    sent = [stream.feed(piece) for piece in cut(more, 9)]
+    done = await extend(engine, "chat", 1, base.candidate, stream.reply)
+    sent.append(stream.tail(added(done)))
+    assert done.added == "".join(sent)
+    assert 3 == "".join(sent[:-1]).count("rolls=")
