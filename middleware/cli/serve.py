@@ -70,8 +70,8 @@ def serve_command(
     fair_dice: Annotated[bool, typer.Option(help="Every candidate of a turn throws the same "
                                                  "dice (SPEC §5).")] = False,
     branches: Annotated[bool, typer.Option(help="The model may write a section per outcome after "
-                                               "a check ([on success] … [on failure] … "
-                                               "[/branch]); the dice keep one.")] = False,
+                                               "a check (\\[on success] … \\[on failure] … "
+                                               "\\[/branch]); the dice keep one.")] = False,
     log_level: Annotated[str, typer.Option(help="Log level.")] = "info",
     inject: Annotated[str, typer.Option(help="What the model is told: full (rules and state), "
                                              "rules (the rules block only) or off.")] = "full",
