@@ -109,9 +109,9 @@ class _Summaries:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self._ruleset = ruleset
-        self._last: tuple[GameState, dict[str, Any]] | None = None
+        self._last: tuple[GameState, dict[str, object]] | None = None
 
-    def of(self, state: GameState) -> dict[str, Any]:
+    def of(self, state: GameState) -> dict[str, object]:
         if self._last is None or self._last[0] is not state:
             self._last = (state, state_summary(self._ruleset, state))
         return self._last[1]
