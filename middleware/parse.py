@@ -33,7 +33,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 from lark.lexer import BasicLexer, LexerState
 
 from middleware.numbers import bound_numbers
-from middleware.scan import Found, find_markers, find_tags, marker_hold, tail_hold
+from middleware.scan import Found, find_markers, find_tags, marker_hold, opens_tag, tail_hold
 from middleware.segments import Marker, Piece, Segment, Tag, Text
 
 __all__ = ["MAX_REPLY_CHARS", "READ_BUDGET", "TagStream", "merge_text", "parse", "parse_pieces",
@@ -105,6 +105,7 @@ class TagStream:
         self._read_at = 0
         self._closed = False
         self._budget = READ_BUDGET
+        self._open_tag = False
 
     @property
     def held(self) -> str:
@@ -117,10 +118,14 @@ class TagStream:
             raise ValueError("this TagStream is closed")
         if self._offset >= MAX_REPLY_CHARS:
             return self._prose(chunk)
+        if not self._pending and "[" not in chunk and self._offset + len(chunk) < MAX_REPLY_CHARS:
+            return self._prose(chunk)  # no tag or marker starts without a "[": prose, unread
         self._pending.append(chunk)
         self._held_len += len(chunk)
         if self._offset + self._held_len >= MAX_REPLY_CHARS:
             return self._past_limit()
+        if self._open_tag and "]" not in chunk:
+            return []  # the tag held open is still open: nothing else is read before it closes
         if self._held_len > self._RESCAN_BELOW and self._held_len * 8 < self._read_at * 9:
             return []
         return self._release(final=False)
@@ -140,6 +145,7 @@ class TagStream:
         self._held_len = len(held) - hold
         self._offset += hold
         self._read_at = self._held_len
+        self._open_tag = not final and bool(self._pending) and opens_tag(self._pending[0])
         return merge_text(segments)
 
     def _past_limit(self) -> list[Piece]:
