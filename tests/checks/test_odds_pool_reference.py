@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from middleware.resolve.checks.dice_pool import packed
 from middleware.resolve.checks.dice_pool.odds import exact_net_distribution, exact_pool_odds
 from middleware.resolve.checks.dice_pool.rules import PoolCheck, Reroll
 from middleware.resolve.checks.outcome import Outcomes, outcomes_from
@@ -107,3 +108,14 @@ def test_odds_equal_the_reference_on_large_pools(name: str) -> None:
     """15-, 50- and 100-die exploding pools and the re-rolled ones, with and without tiers."""
     for outcomes in (None, TIERS, MARGIN):
         both_ways(LARGE[name], outcomes)
+
+
+def test_without_gmpy2_the_same_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worked in plain ``int`` (no gmpy2), the odds are the same fractions."""
+    monkeypatch.setattr(packed, "_whole_numbers", lambda: int)
+    assert int is type(packed.big(7))
+    for name in ("15 dice, explode, double, cancel, botch", "15 dice, halfOrMore, needing 5",
+                 "12 dice, reroll once", "10 dice, reroll until"):
+        both_ways(LARGE[name], TIERS)
+    for check in list(CHECKS.values())[::10]:
+        both_ways(check, None)
