@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -28,7 +28,7 @@ from middleware.character.gear import Taken, take_kit
 from middleware.dice import Dice, derive_seed
 from middleware.errors import GameError, StaleStart
 from middleware.logs import get_logger
-from middleware.pipeline import ResolvedReply, resolve_reply
+from middleware.pipeline import Preview, ResolvedReply, resolve_reply
 from middleware.records import Record
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
@@ -182,18 +182,16 @@ class Engine:
         turn's own), for a face that must know it before the reply is complete (SPEC §7)."""
         return self._seed(await self.game(chat), await self.state_after(chat, turn - 1), turn)
 
-    async def previewer(self, chat: str, turn: int, seed: int) -> Callable[[str], ResolvedReply]:
+    async def previewer(self, chat: str, turn: int, seed: int) -> Preview:
         """What ``process(chat, turn, reply, seed=seed)`` would write for ``reply``, stored nowhere:
         the proxy resolves each tag of a streamed reply as it closes (SPEC §7)."""
         game, ruleset = await self.game(chat), await self.ruleset(chat)
-        start = await self.state_after(chat, turn - 1)
 
-        def preview(reply: str) -> ResolvedReply:
-            ctx = Context(ruleset=ruleset, dice=Dice(seed), chat=chat, turn=turn,
-                          odds=self._odds, seed=game.seed)
-            return resolve_reply(reply, start, ctx)
+        def context() -> Context:
+            return Context(ruleset=ruleset, dice=Dice(seed), chat=chat, turn=turn,
+                           odds=self._odds, seed=game.seed)
 
-        return preview
+        return Preview(await self.state_after(chat, turn - 1), context)
 
     async def select(self, chat: str, turn: int, candidate: int) -> None:
         """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back).

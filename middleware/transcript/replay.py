@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from middleware.character.summary import state_summary
 from middleware.dice import derive_seed
 from middleware.engine import Engine, Processed
 from middleware.errors import ExpectationError, GMError, RulesetError, TranscriptError
+from middleware.json_input import JsonObject
 from middleware.rules.layers import layer_problem
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
@@ -37,6 +38,16 @@ from middleware.transcript.lines import (
 )
 
 
+class StepJson(TypedDict):
+    """A replayed candidate as ``--json`` prints it (SPEC §7)."""
+
+    turn: int
+    candidate: int
+    text: str
+    records: list[JsonObject]
+    state: dict[str, object] | None
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One replayed line: its number and kind; for ``gm`` lines the candidate and state summary."""
@@ -47,9 +58,9 @@ class Step:
     turn: int
     text: str = ""
     processed: Processed | None = None
-    summary: dict[str, Any] | None = None
+    summary: dict[str, object] | None = None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> StepJson:
         """SPEC §7: ``turn``, ``candidate``, ``text``, ``records``, ``state`` and nothing else."""
         assert self.processed is not None
         return {"turn": self.turn, "candidate": self.processed.candidate,
@@ -98,9 +109,9 @@ class _Summaries:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self._ruleset = ruleset
-        self._last: tuple[GameState, dict[str, Any]] | None = None
+        self._last: tuple[GameState, dict[str, object]] | None = None
 
-    def of(self, state: GameState) -> dict[str, Any]:
+    def of(self, state: GameState) -> dict[str, object]:
         if self._last is None or self._last[0] is not state:
             self._last = (state, state_summary(self._ruleset, state))
         return self._last[1]
@@ -173,7 +184,7 @@ def _check(line: GmLine, step: Step, number: int) -> None:
         raise ExpectationError("\n".join(f"  {p}" for p in problems), line=number)
 
 
-def _ruleset(ref: str | dict[str, Any], base: Path | None, line: int) -> Ruleset:
+def _ruleset(ref: str | JsonObject, base: Path | None, line: int) -> Ruleset:
     """SPEC §4: a bundled id, a path relative to the transcript, or the ruleset inline."""
     try:
         if isinstance(ref, dict):
