@@ -113,9 +113,9 @@ class Engine:
         seed: int | None = None, dice: Sequence[int] = (), notes: Sequence[Record] = (),
     ) -> Processed:
         """Resolve ``reply`` as a new candidate of ``turn`` and store it (SPEC §3). ``notes`` are
-        records a face adds after the tags' (the proxy's tool loop cut at its bound)."""
-        if key is not None and (found := await self.store.find_candidate(chat, turn, key)):
-            return _processed(found, replayed=True)
+        records a face adds after the tags' (the proxy's tool loop cut at its bound). A ``key`` the
+        turn has seen is found by the store as it writes, in the same step: the reply is resolved,
+        nothing of it is kept, and the stored candidate is returned (``replayed``)."""
         game = await self.game(chat)
         kept, cut = bounded(reply)  # what was resolved is what is kept
         if cut:
