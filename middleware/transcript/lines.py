@@ -20,7 +20,7 @@ from middleware.text import clean_json
 
 
 class _Line(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Options(_Line):
