@@ -13,8 +13,9 @@ import subprocess
 import sys
 from typing import Any
 
-SERVERS = ("asyncpg", "starlette", "sse_starlette", "uvicorn", "httpx", "structlog")
-"""What only a running command needs: the database driver, the web stack, the log set-up."""
+SERVERS = ("asyncio", "asyncpg", "starlette", "sse_starlette", "uvicorn", "httpx", "structlog")
+"""What only a running command needs: the event loop, the database driver, the web stack, the
+log set-up."""
 
 ENGINE = ("lark", "middleware.parse", "middleware.engine", "middleware.stores",
           "middleware.pipeline", "middleware.rules", "middleware.state", "middleware.resolve",
