@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any, Final, NamedTuple, cast
+from typing import Final, NamedTuple, TypeVar, cast
 
 from lark import Lark, Token, Transformer
 from lark.common import LexerConf
@@ -33,7 +33,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 from lark.lexer import BasicLexer, LexerState
 
 from middleware.numbers import bound_numbers
-from middleware.scan import Found, find_markers, find_tags, marker_hold, tail_hold
+from middleware.scan import Found, find_markers, find_tags, marker_hold, opens_tag, tail_hold
 from middleware.segments import Marker, Piece, Segment, Tag, Text
 
 __all__ = ["MAX_REPLY_CHARS", "READ_BUDGET", "TagStream", "merge_text", "parse", "parse_pieces",
@@ -105,6 +105,7 @@ class TagStream:
         self._read_at = 0
         self._closed = False
         self._budget = READ_BUDGET
+        self._open_tag = False
 
     @property
     def held(self) -> str:
@@ -117,10 +118,14 @@ class TagStream:
             raise ValueError("this TagStream is closed")
         if self._offset >= MAX_REPLY_CHARS:
             return self._prose(chunk)
+        if not self._pending and "[" not in chunk and self._offset + len(chunk) < MAX_REPLY_CHARS:
+            return self._prose(chunk)  # no tag or marker starts without a "[": prose, unread
         self._pending.append(chunk)
         self._held_len += len(chunk)
         if self._offset + self._held_len >= MAX_REPLY_CHARS:
             return self._past_limit()
+        if self._open_tag and "]" not in chunk:
+            return []  # the tag held open is still open: nothing else is read before it closes
         if self._held_len > self._RESCAN_BELOW and self._held_len * 8 < self._read_at * 9:
             return []
         return self._release(final=False)
@@ -140,6 +145,7 @@ class TagStream:
         self._held_len = len(held) - hold
         self._offset += hold
         self._read_at = self._held_len
+        self._open_tag = not final and bool(self._pending) and opens_tag(self._pending[0])
         return merge_text(segments)
 
     def _past_limit(self) -> list[Piece]:
@@ -231,9 +237,13 @@ def _label_of(written: str, reading: _Reading) -> str:
     return pairs[0] if pairs else " ".join(part.value for part in reading)
 
 
+_Run = TypeVar("_Run", Segment, Piece)
+"""A list of segments, or of pieces once branch markers are split out."""
+
+
 def _with_prose(
-    segments: list[Any], text: str, start: int, end: int, offset: int
-) -> list[Any]:
+    segments: list[_Run], text: str, start: int, end: int, offset: int
+) -> list[_Run]:
     if end > start:
         segments.append(Text(text[start:end], offset + start, offset + end))
     return segments
@@ -397,12 +407,12 @@ class _BodyLexer(BasicLexer):
         either = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in self.terminals)
         self._match = self.re.compile(either, self.g_regex_flags).match
 
-    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+    def lex(self, lexer_state: LexerState, parser_state: object) -> Iterator[Token]:
         for body in cast(list[str], lexer_state.text):
             yield from self._tokens(body, parser_state)
             yield Token("_TAG_END", "")
 
-    def _tokens(self, body: str, parser_state: Any) -> Iterator[Token]:
+    def _tokens(self, body: str, parser_state: object) -> Iterator[Token]:
         at = 0
         while at < len(body):
             found = self._match(body, at)
@@ -412,7 +422,7 @@ class _BodyLexer(BasicLexer):
                 yield Token(found.lastgroup, found.group(), at)
             at = found.end()
 
-    def _unexpected(self, body: str, at: int, parser_state: Any) -> UnexpectedCharacters:
+    def _unexpected(self, body: str, at: int, parser_state: object) -> UnexpectedCharacters:
         """Lark's error where no terminal matches, with the line and column Lark would count."""
         line, column = body.count("\n", 0, at) + 1, at - body.rfind("\n", 0, at)
         allowed = {t.name for t in self.terminals} - self.ignore_types

@@ -19,13 +19,13 @@ transaction, like ``process``:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from middleware.dice import Dice, derive_seed
 from middleware.engine import Engine, Processed
 from middleware.parse import parse
-from middleware.pipeline import ResolvedReply, resolve_reply
+from middleware.pipeline import Preview, resolve_reply
 from middleware.records import Record, model_json
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
@@ -36,9 +36,6 @@ from middleware.state import GameState
 from middleware.stores.base import CandidateRow
 from middleware.stores.codec import Encoded
 from middleware.text import bounded, room
-
-ResolvedPreview = Callable[[str], ResolvedReply]
-"""What an addition to a candidate resolves to, stored nowhere."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,14 +81,13 @@ async def extended(engine: Engine, chat: str, turn: int, candidate: int,
 
 
 async def extender(engine: Engine, chat: str, turn: int, candidate: int,
-                   seed: int) -> ResolvedPreview:
+                   seed: int) -> Preview:
     """What ``extend`` resolves an addition to (for a face streaming it tag by tag): at most
     what the candidate has room for (``text.room``), the rest cut and said so."""
     base = await engine.store.get_candidate(chat, turn, candidate)
     ctx = await _context(engine, chat, turn, seed, ())
-    start = GameState.model_validate(base.state)
-    limit = room(base.reply)
-    return lambda more: resolve_reply(more, start, ctx, limit)
+    return Preview(GameState.model_validate(base.state), lambda: replace(ctx, dice=Dice(seed)),
+                   room(base.reply))
 
 
 async def reread(engine: Engine, chat: str, turn: int, text: str, *,

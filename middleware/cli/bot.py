@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -25,6 +26,8 @@ from middleware.cli.serve import game_config
 from middleware.errors import GMError
 
 if TYPE_CHECKING:
+    from pydantic import JsonValue
+
     from middleware.bots.run import Service
 
 bot_app = typer.Typer(no_args_is_help=True, help="Run a Game Master bot on a chat platform.")
@@ -95,13 +98,14 @@ def _service(ruleset: str, upstream: str, party: Path | None, seats: Path | None
     logs.configure(getattr(logging, log_level.upper(), logging.INFO))
     try:
         games = game_config(ruleset, party, seed=seed, fair_dice=fair_dice)
-        seated: Any = json.loads(seats.read_text(encoding="utf-8")) if seats else {}
+        seated: JsonValue = json.loads(seats.read_text(encoding="utf-8")) if seats else {}
     except (GMError, OSError, json.JSONDecodeError) as exc:
         _fail(str(exc))
     if not isinstance(seated, dict) or not all(isinstance(v, str) for v in seated.values()):
         _fail(f"{seats}: seats must be a JSON object of names")
     config = TableConfig(games.ruleset, games.party, seed=games.seed, dice=games.dice,
-                         model=model, seats={str(k): v for k, v in seated.items()})
+                         model=model,
+                         seats={str(k): v for k, v in seated.items() if isinstance(v, str)})
     return Service(config, upstream, store, api_key)
 
 
@@ -113,7 +117,7 @@ def _token(variable: str, token_file: Path | None) -> str:
     return token
 
 
-def _run(bot: Any) -> None:
+def _run(bot: Coroutine[object, object, None]) -> None:
     import asyncio
 
     try:

@@ -15,7 +15,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -25,6 +25,7 @@ from middleware.dice import Dice
 from middleware.errors import GMError
 
 if TYPE_CHECKING:
+    from middleware.json_input import JsonObject
     from middleware.resolve.checks.chance import CheckChance
     from middleware.resolve.checks.symbol_pool.roll import SymbolRoll
     from middleware.rules.ruleset import Ruleset
@@ -126,7 +127,7 @@ def _percent(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def _odds_json(found: CheckChance) -> dict[str, Any]:
+def _odds_json(found: CheckChance) -> JsonObject:
     odds = found.odds
     return {
         "skill": found.skill, "who": found.who, "kind": found.kind, "note": found.note,
@@ -136,7 +137,7 @@ def _odds_json(found: CheckChance) -> dict[str, Any]:
     }
 
 
-def _roll_json(rolled: SymbolRoll) -> dict[str, Any]:
+def _roll_json(rolled: SymbolRoll) -> JsonObject:
     if rolled.error:
         return {"error": rolled.error, "message": rolled.message}
     return {

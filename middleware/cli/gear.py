@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,6 +22,7 @@ from middleware.errors import GMError
 
 if TYPE_CHECKING:
     from middleware.character.gear import KitOffer, Taken
+    from middleware.json_input import JsonObject
     from middleware.rules.ruleset import Ruleset
     from middleware.state import Character, GameState
 
@@ -84,7 +85,7 @@ def _list(rules: Ruleset, state: GameState, who: str | None, as_json: bool) -> N
             out.print("  (this ruleset has no starting gear)", markup=False)
 
 
-def _offer_json(offer: KitOffer) -> dict[str, Any]:
+def _offer_json(offer: KitOffer) -> JsonObject:
     return {"id": offer.kit.id, "label": offer.kit.label, "group": offer.kit.group,
             "fits": offer.fits}
 

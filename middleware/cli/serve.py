@@ -21,7 +21,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
@@ -36,6 +36,7 @@ from middleware.proxy.options import (
 )
 
 if TYPE_CHECKING:
+    from pydantic import JsonValue
     from starlette.applications import Starlette
 
     from middleware.engine import Engine
@@ -181,7 +182,7 @@ def game_config(ruleset: str, party: Path | None, *, seed: int = 0,
     from middleware.sheet.party import read_party
 
     rules = _ruleset(ruleset)
-    entries: Any = json.loads(party.read_text(encoding="utf-8")) if party else []
+    entries: JsonValue = json.loads(party.read_text(encoding="utf-8")) if party else []
     entries = entries["party"] if isinstance(entries, dict) and "party" in entries else entries
     return GameConfig(rules, read_party(rules, entries), seed=seed,
                       dice="turn" if fair_dice else "candidate", branches=branches)

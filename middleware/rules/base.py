@@ -13,9 +13,11 @@ import itertools
 import re
 import sys
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints
+
+from middleware.json_input import JsonObject
 
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 
@@ -34,7 +36,7 @@ def label_problem(value: str, max_length: int = 80) -> str | None:
     return None
 
 
-def one_line_descriptions(schema: dict[str, Any], model: type[BaseModel]) -> None:
+def one_line_descriptions(schema: JsonObject, model: type[BaseModel]) -> None:
     """A model's JSON Schema: each field's docstring is its description (unless the field gives
     one), and every description reads as one paragraph in an editor's tooltip.
 
@@ -42,19 +44,21 @@ def one_line_descriptions(schema: dict[str, Any], model: type[BaseModel]) -> Non
     pydantic when each class is made (``use_attribute_docstrings``), which read the source of
     every ruleset model on import, a large share of importing them.
     """
-    properties = schema.get("properties", {})
+    found = schema.get("properties")
+    properties = found if isinstance(found, dict) else {}
     for name, field in model.model_fields.items():
         key = field.alias if field.alias in properties else name
-        text = _declared_docstrings(model).get(name)
-        if isinstance(properties.get(key), dict) and field.description is None and text:
-            _describe(properties[key], text)
+        doc = _declared_docstrings(model).get(name)
+        held = properties.get(key)
+        if isinstance(held, dict) and field.description is None and doc:
+            _describe(held, doc)
     for holder in (schema, *properties.values()):
         text = holder.get("description") if isinstance(holder, dict) else None
-        if isinstance(text, str):
+        if isinstance(holder, dict) and isinstance(text, str):
             holder["description"] = " ".join(text.split())
 
 
-def _describe(holder: dict[str, Any], text: str) -> None:
+def _describe(holder: JsonObject, text: str) -> None:
     """Give ``holder`` its description where pydantic writes one: just before its title (the
     keys are sorted after, except in a property called ``default``)."""
     items = list(holder.items())
@@ -114,7 +118,7 @@ class Strict(BaseModel):
 
     model_config = MODEL_CONFIG
 
-    comment: Any = Field(default=None, alias="$comment", exclude=True)
+    comment: JsonValue = Field(default=None, alias="$comment", exclude=True)
     """A note for whoever reads the file; allowed on any object and ignored by the rules."""
 
 
