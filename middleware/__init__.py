@@ -7,11 +7,9 @@ module when it is first used (PEP 562), and the grammar is built on first parse.
 """
 
 import importlib
+import sys
+import types
 import typing
-
-# Imported now, not on first use: the module shares its name with the function ``parse``, and a
-# module imported later would rebind ``middleware.parse`` to itself.
-from middleware.parse import TagStream, parse, parse_pieces
 
 if typing.TYPE_CHECKING:
     from middleware.character.summary import state_summary
@@ -31,6 +29,7 @@ if typing.TYPE_CHECKING:
     from middleware.items.loot import loot_instructions
     from middleware.items.money import money_instructions, purse_lines
     from middleware.items.propose import propose_instructions
+    from middleware.parse import TagStream, parse, parse_pieces
     from middleware.pipeline import ResolvedReply, resolve_reply
     from middleware.records import Record
     from middleware.resolve.branch import BranchRecord
@@ -140,6 +139,7 @@ _SOURCES: dict[str, str] = {
     "StoreError": "middleware.errors",
     "SymbolRoll": "middleware.resolve.checks.symbol_pool.roll",
     "Tag": "middleware.segments",
+    "TagStream": "middleware.parse",
     "Text": "middleware.segments",
     "TranscriptError": "middleware.errors",
     "bundled_ids": "middleware.rules.registry",
@@ -153,6 +153,8 @@ _SOURCES: dict[str, str] = {
     "market_block": "middleware.resolve.market.block",
     "money_instructions": "middleware.items.money",
     "open_store": "middleware.stores",
+    "parse": "middleware.parse",
+    "parse_pieces": "middleware.parse",
     "propose_instructions": "middleware.items.propose",
     "purse_lines": "middleware.items.money",
     "read_party": "middleware.sheet.party",
@@ -181,3 +183,16 @@ if not typing.TYPE_CHECKING:  # to mypy every public name is the import above, c
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """This package's module: a public name keeps its object when a submodule of the same name
+    is imported (Python sets each submodule on its package, and ``middleware.parse`` would
+    otherwise replace the function ``parse``)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if not (name in _SOURCES and isinstance(value, types.ModuleType)):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

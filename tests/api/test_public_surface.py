@@ -52,6 +52,17 @@ def test_a_star_import_gives_the_public_names() -> None:
     assert middleware.parse is names["parse"] and callable(middleware.parse)
 
 
+@pytest.mark.parametrize("first", ["middleware.errors", "middleware.parse", "middleware.pipeline"])
+def test_parse_stays_the_function_whatever_imports_its_module(first: str) -> None:
+    """``middleware.parse`` is the function, not the module of the same name, whether the module
+    is imported before the name is first used or after."""
+    code = (f"import middleware, {first}; before = middleware.parse; import middleware.parse; "
+            "from middleware.parse import parse; "
+            "print(before is parse is middleware.parse, [s.name for s in middleware.parse('[dice: 1d6]')])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "True ['dice']" == out.stdout.strip()
+
+
 def test_importing_the_package_builds_no_parser() -> None:
     """Importing has no side effects: the Lark parser is built lazily on first use."""
     code = ("import middleware, middleware.parse as p; "
