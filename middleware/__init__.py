@@ -6,10 +6,9 @@ Importing the package has no side effects and is cheap: each public name is impo
 module when it is first used (PEP 562), and the grammar is built on first parse.
 """
 
-import importlib
-import sys
-import types
 import typing
+
+import middleware.lazy as _lazy
 
 if typing.TYPE_CHECKING:
     from middleware.character.summary import state_summary
@@ -169,30 +168,4 @@ _SOURCES: dict[str, str] = {
 }
 """Each public name imported on first use, and the module it comes from."""
 
-if not typing.TYPE_CHECKING:  # to mypy every public name is the import above, checked as such
-
-    def __getattr__(name: str) -> object:
-        """A public name, imported from its module on first use and kept here after."""
-        source = _SOURCES.get(name)
-        if source is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(source), name)
-        globals()[name] = value
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
-
-class _Package(types.ModuleType):
-    """This package's module: a public name keeps its object when a submodule of the same name
-    is imported (Python sets each submodule on its package, and ``middleware.parse`` would
-    otherwise replace the function ``parse``)."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if not (name in _SOURCES and isinstance(value, types.ModuleType)):
-            super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+_lazy.lazy_package(__name__, _SOURCES)

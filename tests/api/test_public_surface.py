@@ -19,7 +19,7 @@ def test_every_public_name_is_importable_and_listed() -> None:
     missing = [name for name in middleware.__all__ if not hasattr(middleware, name)]
     assert [] == missing
     exported = {n for n in vars(middleware) if not n.startswith("_")}
-    modules = {n for n in exported if type(getattr(middleware, n)).__name__ == "module"}
+    modules = {n for n in exported if isinstance(getattr(middleware, n), ModuleType)}
     assert set(middleware.__all__) == exported - modules
 
 

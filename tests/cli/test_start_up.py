@@ -70,10 +70,11 @@ def test_every_help_is_shown_without_the_engine_or_the_servers() -> None:
 
 
 def test_importing_the_package_imports_none_of_its_engine() -> None:
-    """``import middleware`` imports none of its modules: no grammar, no model, no engine, no CLI."""
+    """``import middleware`` imports none of its modules but the one that makes its names lazy: no
+    grammar, no model, no engine, no CLI."""
     found = _probe("import middleware\nreport()\n")
     assert [] == _loaded(found["modules"], SERVERS + ENGINE + ("pydantic", "typer", "rich"))
-    assert ["middleware"] == _loaded(found["modules"], ("middleware",))
+    assert ["middleware", "middleware.lazy"] == _loaded(found["modules"], ("middleware",))
 
 
 def test_a_public_name_brings_its_module_when_first_used() -> None:
