@@ -118,8 +118,9 @@ class TagStream:
             raise ValueError("this TagStream is closed")
         if self._offset >= MAX_REPLY_CHARS:
             return self._prose(chunk)
-        if not self._pending and "[" not in chunk and self._offset + len(chunk) < MAX_REPLY_CHARS:
-            return self._prose(chunk)  # no tag or marker starts without a "[": prose, unread
+        start = self._offset
+        if self.prose(chunk):
+            return [Text(chunk, start, self._offset)] if chunk else []
         self._pending.append(chunk)
         self._held_len += len(chunk)
         if self._offset + self._held_len >= MAX_REPLY_CHARS:
@@ -129,6 +130,15 @@ class TagStream:
         if self._held_len > self._RESCAN_BELOW and self._held_len * 8 < self._read_at * 9:
             return []
         return self._release(final=False)
+
+    def prose(self, chunk: str) -> bool:
+        """Take ``chunk`` as prose at once, unread, when it can be nothing else: nothing is held
+        and no tag or marker starts without a "[". Whether it did (else ``feed`` it)."""
+        if self._pending or "[" in chunk or self._closed \
+                or self._offset + len(chunk) >= MAX_REPLY_CHARS:
+            return False
+        self._offset += len(chunk)
+        return True
 
     def close(self) -> list[Piece]:
         """The reply is complete: flush what was held (an unclosed tag is prose)."""

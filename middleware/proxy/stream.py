@@ -75,20 +75,30 @@ class ReplyStream:
     def feed(self, delta: str) -> str:
         """Take the model's next piece of text; return the rewritten text safe to send now.
         Nothing past ``limit`` characters is read or kept (the stored candidate is cut there)."""
-        before = self._held
-        delta = delta[: self._limit + 1 - before]
-        self._source.append(delta)
-        self._held += len(delta)
-        delta = delta[: max(self._limit - before, 0)]
+        delta = self._kept(delta)
         if not delta or self._holding:
             return ""
-        if clean_text(delta)[0] != delta:  # the store writes other characters here
+        if not delta.isascii() and clean_text(delta)[0] != delta:  # the store writes others here
             self._holding = True
             return ""
+        if self._tags.prose(delta):  # most pieces: prose that no tag can be starting in
+            return self._record(delta)
         pieces = self._tags.feed(delta)
         if self._blocks is None:
             return self._send(cast(list[Segment], pieces))  # no markers are read without blocks
         return "".join([self._run(run) for run in self._blocks.take(pieces)])
+
+    def _kept(self, delta: str) -> str:
+        """``delta`` added to the reply, up to one character past the limit; the part to read."""
+        before = self._held
+        if before + len(delta) > self._limit:
+            delta = delta[: self._limit + 1 - before]
+            self._source.append(delta)
+            self._held += len(delta)
+            return delta[: max(self._limit - before, 0)]
+        self._source.append(delta)
+        self._held += len(delta)
+        return delta
 
     def _run(self, run: Run) -> str:
         """One run of ``BranchHold``: pieces sent as they are, or a block as its check chose."""
