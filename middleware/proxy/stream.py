@@ -81,8 +81,8 @@ class ReplyStream:
         if not delta.isascii() and clean_text(delta)[0] != delta:  # the store writes others here
             self._holding = True
             return ""
-        if self._tags.prose(delta):  # most pieces: prose that no tag can be starting in
-            return self._record(delta)
+        if (self._blocks is None or self._blocks.outside) and self._tags.prose(delta):
+            return self._record(delta)  # most pieces: prose, outside blocks, with no tag in it
         pieces = self._tags.feed(delta)
         if self._blocks is None:
             return self._send(cast(list[Segment], pieces))  # no markers are read without blocks
