@@ -51,6 +51,10 @@ _MAX_LOOSE_QUOTES = 4
 _PLAIN_LABEL: Final = re.compile(r"[^\"'“”‘’„«»=]*")
 """A branch label with nothing in it for the grammar to read but words."""
 
+_HEADER_MAX: Final = 40
+"""Longer than any start of a header (``[``, spaces, a name, spaces): held text this short is
+checked for one before it is read."""
+
 _LAST_WINS = frozenset({"skill_check"})
 _RUNS_TO_NEXT_KEY = frozenset({"inventory"})
 
@@ -127,6 +131,8 @@ class TagStream:
             return self._past_limit()
         if self._open_tag and "]" not in chunk:
             return []  # the tag held open is still open: nothing else is read before it closes
+        if self._held_len <= _HEADER_MAX and tail_hold(self.held, 0) == 0:
+            return []  # still no more than the start of a header (``[skill_ch``)
         if self._held_len > self._RESCAN_BELOW and self._held_len * 8 < self._read_at * 9:
             return []
         return self._release(final=False)
