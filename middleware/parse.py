@@ -52,8 +52,8 @@ _PLAIN_LABEL: Final = re.compile(r"[^\"'“”‘’„«»=]*")
 """A branch label with nothing in it for the grammar to read but words."""
 
 _HEADER_MAX: Final = 40
-"""Longer than any start of a header (``[``, spaces, a name, spaces): held text this short is
-checked for one before it is read."""
+"""Longer than any start of a header (``[``, spaces, a name, spaces, ``:``): held text this short
+is checked for one before it is read again."""
 
 _LAST_WINS = frozenset({"skill_check"})
 _RUNS_TO_NEXT_KEY = frozenset({"inventory"})
@@ -129,10 +129,8 @@ class TagStream:
         self._held_len += len(chunk)
         if self._offset + self._held_len >= MAX_REPLY_CHARS:
             return self._past_limit()
-        if self._open_tag and "]" not in chunk:
-            return []  # the tag held open is still open: nothing else is read before it closes
-        if self._held_len <= _HEADER_MAX and tail_hold(self.held, 0) == 0:
-            return []  # still no more than the start of a header (``[skill_ch``)
+        if "]" not in chunk and self._still_held():
+            return []
         if self._held_len > self._RESCAN_BELOW and self._held_len * 8 < self._read_at * 9:
             return []
         return self._release(final=False)
@@ -145,6 +143,20 @@ class TagStream:
             return False
         self._offset += len(chunk)
         return True
+
+    def _still_held(self) -> bool:
+        """Whether the held text, a chunk with no ``]`` added, is still only the start of a tag:
+        the start of its header (``[skill_ch``) or an open tag, which only a ``]`` can close.
+        Then reading it again would hold it all again."""
+        if self._open_tag:
+            return True
+        if self._held_len > _HEADER_MAX:
+            return False
+        held = self.held
+        if tail_hold(held, 0) == 0:
+            return True
+        self._open_tag = "]" not in held and opens_tag(held)
+        return self._open_tag
 
     def close(self) -> list[Piece]:
         """The reply is complete: flush what was held (an unclosed tag is prose)."""
