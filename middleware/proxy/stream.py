@@ -10,7 +10,9 @@ with the candidate's seed (``Engine.previewer``), carrying the reading each step
 next, so each tag is resolved once, against what came before it (SPEC §3), and the result stands
 whatever follows. The one exception: a buy or sale is priced at the place in force at the END of
 the reply (SPEC §3, ITM-MARKET-20), so in a ruleset with a market an ``[inventory:]`` tag, and all
-after it, wait for the end; so does text from a lone surrogate on (the store replaces it).
+after it, wait for the end (the steps streamed run with no place at the end known: it decides
+prices, and which market day a ``[place:]`` keeps for them, and nothing a streamed tag shows); so
+does text from a lone surrogate on (the store replaces it).
 """
 
 from __future__ import annotations
