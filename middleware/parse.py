@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any, Final, NamedTuple, cast
+from typing import Final, NamedTuple, TypeVar, cast
 
 from lark import Lark, Token, Transformer
 from lark.common import LexerConf
@@ -265,9 +265,13 @@ def _label_of(written: str, reading: _Reading) -> str:
     return pairs[0] if pairs else " ".join(part.value for part in reading)
 
 
+_Run = TypeVar("_Run", Segment, Piece)
+"""A list of segments, or of pieces once branch markers are split out."""
+
+
 def _with_prose(
-    segments: list[Any], text: str, start: int, end: int, offset: int
-) -> list[Any]:
+    segments: list[_Run], text: str, start: int, end: int, offset: int
+) -> list[_Run]:
     if end > start:
         segments.append(Text(text[start:end], offset + start, offset + end))
     return segments
@@ -431,12 +435,12 @@ class _BodyLexer(BasicLexer):
         either = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in self.terminals)
         self._match = self.re.compile(either, self.g_regex_flags).match
 
-    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+    def lex(self, lexer_state: LexerState, parser_state: object) -> Iterator[Token]:
         for body in cast(list[str], lexer_state.text):
             yield from self._tokens(body, parser_state)
             yield Token("_TAG_END", "")
 
-    def _tokens(self, body: str, parser_state: Any) -> Iterator[Token]:
+    def _tokens(self, body: str, parser_state: object) -> Iterator[Token]:
         at = 0
         while at < len(body):
             found = self._match(body, at)
@@ -446,7 +450,7 @@ class _BodyLexer(BasicLexer):
                 yield Token(found.lastgroup, found.group(), at)
             at = found.end()
 
-    def _unexpected(self, body: str, at: int, parser_state: Any) -> UnexpectedCharacters:
+    def _unexpected(self, body: str, at: int, parser_state: object) -> UnexpectedCharacters:
         """Lark's error where no terminal matches, with the line and column Lark would count."""
         line, column = body.count("\n", 0, at) + 1, at - body.rfind("\n", 0, at)
         allowed = {t.name for t in self.terminals} - self.ignore_types

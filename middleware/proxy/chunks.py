@@ -7,8 +7,12 @@ passed on untouched and in order: a tool call is not a tag), its ``finish_reason
 choice 0 is read: the proxy refuses ``n > 1``. ``logprobs`` are not passed on: they describe the
 model's tokens, not the rewritten text.
 
+The chunks one read from the upstream brought are taken together (``pieces_of``): their text as
+one piece, so the proxy answers a read with one event, not one per chunk the model's server wrote.
+
 Events are written as ``data: <json>`` with U+2028, U+2029 and U+0085 escaped: legal raw in JSON
-and SSE, but a client reading lines with ``str.splitlines`` would end the event there.
+and SSE, but a client reading lines with ``str.splitlines`` would end the event there. What every
+event of an answer shares (``Envelope``) is written once, as bytes.
 """
 
 from __future__ import annotations
@@ -52,26 +56,73 @@ def piece_of(chunk: dict[str, Any]) -> Piece:
                  usage=usage if isinstance(usage, dict) else None)
 
 
+def pieces_of(read: list[dict[str, Any]]) -> list[Piece]:
+    """The chunks of one read as few pieces as keep their order: chunks whose other fields are
+    text (``reasoning_content``...) are joined, field by field; a chunk carrying anything else (a
+    tool call) is a piece of its own, so its deltas go on as the upstream wrote them."""
+    out: list[Piece] = []
+    joined: list[Piece] = []
+    for chunk in read:
+        piece = piece_of(chunk)
+        if all(isinstance(v, str) for v in piece.others.values()):
+            joined.append(piece)
+            continue
+        if joined:
+            out.append(_joined(joined))
+            joined = []
+        out.append(piece)
+    if joined:
+        out.append(_joined(joined))
+    return out
+
+
+def _joined(pieces: list[Piece]) -> Piece:
+    if len(pieces) == 1:
+        return pieces[0]
+    others: dict[str, Any] = {}
+    for piece in pieces:
+        for key, value in piece.others.items():
+            others[key] = others.get(key, "") + value
+    return Piece(content="".join(p.content for p in pieces), others=others,
+                 finish=next((p.finish for p in reversed(pieces) if p.finish), None),
+                 usage=next((p.usage for p in reversed(pieces) if p.usage is not None), None))
+
+
 def sse_data(value: dict[str, Any]) -> bytes:
-    """One SSE event carrying ``value`` as JSON (by orjson: one is written per chunk streamed)."""
-    data = orjson.dumps(value)
+    """One SSE event carrying ``value`` as JSON."""
+    return b"data: " + _escaped(orjson.dumps(value)) + b"\n\n"
+
+
+def _escaped(data: bytes) -> bytes:
     for raw, escaped in _SEPARATORS:
         if raw in data:
             data = data.replace(raw, escaped)
-    return b"data: " + data + b"\n\n"
+    return data
+
+
+_TAIL: Final = b',"finish_reason":null}]}\n\n'
 
 
 @dataclass(frozen=True, slots=True)
 class Envelope:
-    """What every ``chat.completion.chunk`` of one answer shares."""
+    """What every ``chat.completion.chunk`` of one answer shares, written once: an event is that
+    head, its delta and the tail."""
 
     id: str
     model: str
     created: int = field(default_factory=lambda: int(time.time()))
+    _head_bytes: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        head = _escaped(orjson.dumps(self._head()))[:-1]  # the object left open
+        object.__setattr__(self, "_head_bytes",
+                           b"data: " + head + b',"choices":[{"index":0,"delta":')
 
     def event(self, delta: dict[str, Any], finish: str | None = None,
               extra: dict[str, Any] | None = None) -> bytes:
         """One SSE event carrying ``delta`` for choice 0."""
+        if finish is None and not extra:
+            return self._head_bytes + _escaped(orjson.dumps(delta)) + _TAIL
         return sse_data({**self._head(),
                          "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
                          **(extra or {})})

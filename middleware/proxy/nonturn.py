@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncGenerator, AsyncIterator
-from typing import Any, Final
+from typing import Final
 
 from middleware.proxy.chat import ChatRequest
+from middleware.proxy.upstream import Read
 
 TASKS: Final = frozenset({"title_generation", "tags_generation", "follow_up_generation",
                           "query_generation", "emoji_generation", "autocomplete_generation",
@@ -30,11 +31,11 @@ def is_background_task(ask: ChatRequest) -> bool:
     return last.startswith("### Task:") and "<chat_history>" in last
 
 
-async def passed_on(chunks: AsyncGenerator[dict[str, Any], None]) -> AsyncIterator[str]:
+async def passed_on(reads: AsyncGenerator[Read, None]) -> AsyncIterator[str]:
     """The upstream's stream as server-sent events, unchanged, then ``[DONE]``."""
     try:
-        async for chunk in chunks:
-            yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+        async for read in reads:
+            yield "".join(f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n" for chunk in read)
     finally:
-        await chunks.aclose()
+        await reads.aclose()
     yield "data: [DONE]\n\n"

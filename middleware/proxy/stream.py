@@ -27,8 +27,9 @@ from middleware.parse import TagStream
 from middleware.pipeline import Preview, Reading, Step, resolve_item
 from middleware.proxy.access import shown as shown_chat
 from middleware.proxy.branch_hold import BranchHold, Run
-from middleware.proxy.chunks import DONE, Envelope, piece_of
+from middleware.proxy.chunks import DONE, Envelope, pieces_of
 from middleware.proxy.refusals import upstream_event
+from middleware.proxy.upstream import Read
 from middleware.records import Record
 from middleware.resolve.branch import Item
 from middleware.resolve.market.day import market_of
@@ -164,52 +165,54 @@ def gm_fields(done: Processed) -> dict[str, Any]:
                    "replayed": done.replayed}}
 
 
-async def opened(chunks: AsyncGenerator[dict[str, Any], None]) -> AsyncGenerator[dict[str, Any], None]:
-    """``chunks`` with the first one already awaited, so a failing upstream is known before the
+async def opened(reads: AsyncGenerator[Read, None]) -> AsyncGenerator[Read, None]:
+    """``reads`` with the first one already awaited, so a failing upstream is known before the
     response starts (and answered 502) rather than after."""
     try:
-        first = await anext(chunks)
+        first = await anext(reads)
     except StopAsyncIteration:
         return _none()
-    return _chain(first, chunks)
+    return _chain(first, reads)
 
 
-async def _none() -> AsyncGenerator[dict[str, Any], None]:
+async def _none() -> AsyncGenerator[Read, None]:
     return
     yield  # an async generator that yields nothing
 
 
-async def _chain(first: dict[str, Any],
-                 rest: AsyncGenerator[dict[str, Any], None]) -> AsyncGenerator[dict[str, Any], None]:
+async def _chain(first: Read, rest: AsyncGenerator[Read, None]) -> AsyncGenerator[Read, None]:
     try:
         yield first
-        async for chunk in rest:
-            yield chunk
+        async for read in rest:
+            yield read
     finally:
         await rest.aclose()
 
 
-async def sse_reply(chunks: AsyncGenerator[dict[str, Any], None], reply: ReplyStream,
+async def sse_reply(reads: AsyncGenerator[Read, None], reply: ReplyStream,
                     store: Callable[[str], Awaitable[Processed]], shown: Callable[[Processed], str],
                     envelope: Envelope) -> AsyncIterator[bytes]:
-    """The events of a streamed answer: rewritten text as it comes (the other delta fields passed
-    on as they come), then the rest of the stored candidate as shown, the upstream's
-    ``finish_reason`` with the records, its usage, ``[DONE]``. An upstream failure mid-stream ends
-    it with an error event; nothing is stored."""
+    """The events of a streamed answer: rewritten text as it comes, one event per read from the
+    upstream (the other delta fields passed on as they come), then the rest of the stored
+    candidate as shown, the upstream's ``finish_reason`` with the records, its usage, ``[DONE]``.
+    An upstream failure mid-stream ends it with an error event; nothing is stored."""
     yield envelope.event({"role": "assistant", "content": ""})
     finish, usage = None, None
     try:
-        async for chunk in chunks:
-            piece = piece_of(chunk)
-            text = reply.feed(piece.content) if piece.content else ""
-            if delta := {**piece.others, **({"content": text} if text else {})}:
-                yield envelope.event(delta)
-            finish, usage = piece.finish or finish, piece.usage or usage
+        async for read in reads:
+            events = []
+            for piece in pieces_of(read):
+                text = reply.feed(piece.content) if piece.content else ""
+                if delta := {**piece.others, **({"content": text} if text else {})}:
+                    events.append(envelope.event(delta))
+                finish, usage = piece.finish or finish, piece.usage or usage
+            if events:
+                yield b"".join(events)
     except UpstreamError as exc:
         yield upstream_event(exc)
         return
     finally:
-        await chunks.aclose()
+        await reads.aclose()
     done = await store(reply.reply)
     if text := reply.tail(done, shown(done)):
         yield envelope.event({"content": text})

@@ -9,35 +9,57 @@ The URL is joined the way the OpenAI SDK joins ``base_url``: ``<base>/chat/compl
 ``<base>/models``. A base with no path at all (``http://127.0.0.1:11434``) is taken to mean its
 ``/v1``, as servers such as llama.cpp, Ollama and vLLM serve it (``endpoint``).
 
-A stream is read with ``httpx-sse``: it splits lines on CR and LF only, as SSE says, so a raw
-U+2028, U+2029 or U+0085 inside an event's JSON (legal JSON) stays inside that event.
+A stream is read as ``Read``s: the chunks one read from the network brought, so the proxy can
+answer each read with one event rather than one per chunk. The events are split by
+``sse.EventReader`` (bytes, lines ended by CR, LF or CRLF only, as SSE says, so a raw U+2028,
+U+2029 or U+0085 inside an event's JSON stays inside that event), each one's JSON read by orjson.
+After ``[DONE]`` the body is read to its end, so the connection goes back to the client's pool and
+the next request to the same upstream (a hosted API: a TLS handshake) reuses it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, AsyncIterator
 from http import HTTPStatus
 from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
 
 import httpx
-from httpx_sse import EventSource, SSEError
+import orjson
 
 from middleware.errors import UpstreamError
-from middleware.json_input import JsonInputError, read_json
+from middleware.json_input import MAX_DEPTH, JsonInputError, read_json
 from middleware.logs import get_logger
+from middleware.proxy.sse import EventReader, EventTooLong
 from middleware.text import clean_json
 
-__all__ = ["HttpUpstream", "Upstream", "content_of", "delta_of", "endpoint"]
+__all__ = ["HttpUpstream", "Read", "Upstream", "content_of", "delta_of", "endpoint"]
+
+Read = list[dict[str, Any]]
+"""The ``chat.completion.chunk`` objects one read from the upstream brought, in order (never
+empty)."""
 
 MAX_EVENTS: Final = 200_000
 """A streamed answer with more events than this is cut off (SPEC §8: bounded loops)."""
 
 MAX_CONNECTIONS: Final = 1024
 """Connections open to the upstream at once: one per stream in flight (httpx's default of 100 made
-the 101st concurrent stream wait for a free one, and time out)."""
+the 101st concurrent stream wait for a free one, and time out). Each is kept for the next request
+once its answer is read to the end."""
+
+DRAIN_SECONDS: Final = 5.0
+"""How long the rest of a stream's body is read after ``[DONE]`` (an upstream ends it at once):
+past it, the connection is closed rather than kept."""
+
+MAX_DRAINED: Final = 64 * 1024
+"""The most bytes read after ``[DONE]`` to keep the connection; past it, it is closed."""
+
+_SLOW_JSON: Final = re.compile(rb"\d{19}")
+"""A run of digits orjson may read otherwise than ``json`` (an integer past 64 bits becomes a
+float): such an event is read by ``read_json``, which keeps it exact."""
 
 _LOGGED_TEXT: Final = 300
 """How much of an upstream error body goes into the log (never to the client)."""
@@ -56,10 +78,9 @@ class Upstream(Protocol):
         """The answer to a non-streaming ``chat/completions`` request."""
         ...
 
-    def stream(self, body: dict[str, Any],
-               auth: str | None) -> AsyncGenerator[dict[str, Any], None]:
-        """The ``chat.completion.chunk`` objects of a streaming request, in order (an async
-        generator, so the proxy can close it when the client goes away)."""
+    def stream(self, body: dict[str, Any], auth: str | None) -> AsyncGenerator[Read, None]:
+        """The ``chat.completion.chunk`` objects of a streaming request, in order, a ``Read`` at
+        a time (an async generator, so the proxy can close it when the client goes away)."""
         ...
 
     async def models(self, auth: str | None) -> dict[str, Any]:
@@ -108,7 +129,8 @@ class HttpUpstream:
         self._key = api_key
         self._client = httpx.AsyncClient(
             transport=transport, timeout=httpx.Timeout(timeout, connect=min(timeout, 30.0)),
-            limits=httpx.Limits(max_connections=MAX_CONNECTIONS, max_keepalive_connections=64))
+            limits=httpx.Limits(max_connections=MAX_CONNECTIONS,
+                                max_keepalive_connections=MAX_CONNECTIONS))
 
     async def complete(self, body: dict[str, Any], auth: str | None) -> dict[str, Any]:
         """POST the request with ``stream: false``; the answer's JSON object."""
@@ -120,9 +142,9 @@ class HttpUpstream:
         _check_status(response, response.text)
         return _json_object(response.text)
 
-    async def stream(self, body: dict[str, Any],
-                     auth: str | None) -> AsyncGenerator[dict[str, Any], None]:
-        """POST the request with ``stream: true``; each SSE event's JSON up to ``[DONE]``."""
+    async def stream(self, body: dict[str, Any], auth: str | None) -> AsyncGenerator[Read, None]:
+        """POST the request with ``stream: true``; each SSE event's JSON up to ``[DONE]``, a read
+        at a time; then the body read to its end, so the connection is kept for the next."""
         request = {**body, "stream": True}
         headers = {**self._headers(auth), "Accept": "text/event-stream"}
         try:
@@ -130,10 +152,13 @@ class HttpUpstream:
                                            headers=headers) as response:
                 if response.status_code >= 400:
                     _check_status(response, (await response.aread()).decode(errors="replace"))
-                async for chunk in _events(EventSource(response)):
-                    yield chunk
-        except SSEError as exc:
-            raise _logged(UpstreamError("the upstream did not answer with an event stream")) from exc
+                if "text/event-stream" not in response.headers.get("content-type", ""):
+                    raise _logged(UpstreamError("the upstream did not answer with an event "
+                                                "stream"))
+                bodies = response.aiter_bytes()
+                async for read in _reads(bodies):
+                    yield read
+                await _drained(bodies)
         except httpx.HTTPError as exc:
             raise failed(exc) from exc
 
@@ -155,23 +180,61 @@ class HttpUpstream:
         return {"Authorization": value} if value else {}
 
 
-async def _events(source: EventSource) -> AsyncGenerator[dict[str, Any], None]:
-    """The JSON of each event's data; ``[DONE]`` or the end stops; an error event raises."""
+async def _reads(bodies: AsyncIterator[bytes]) -> AsyncGenerator[Read, None]:
+    """The JSON of each event's data, a network read at a time; ``[DONE]`` or the end stops
+    (``MAX_EVENTS`` too); an error event raises."""
+    reader = EventReader()
     count = 0
-    events = source.aiter_sse()
-    try:
-        async for event in events:
-            if not event.data:
-                continue  # an event with no data (a bare ``event:`` or ``id:``)
-            if event.data.strip() == "[DONE]" or count >= MAX_EVENTS:
+    async for data in bodies:
+        try:
+            events = reader.feed(data)
+        except EventTooLong as exc:
+            raise _logged(UpstreamError("the upstream sent an event too long to read")) from exc
+        read: Read = []
+        for event in events:
+            if not event:
+                continue  # ``data:`` with nothing after it
+            if event.strip() == b"[DONE]" or count >= MAX_EVENTS:
+                if read:
+                    yield read
                 return
             count += 1
-            chunk = _json_object(event.data)
+            chunk = _chunk(event)
             if "error" in chunk:
-                raise _logged(UpstreamError("the upstream failed mid-stream"), detail=event.data)
-            yield chunk
-    finally:
-        await events.aclose()
+                raise _logged(UpstreamError("the upstream failed mid-stream"),
+                              detail=event.decode(errors="replace"))
+            read.append(chunk)
+        if read:
+            yield read
+
+
+async def _drained(bodies: AsyncIterator[bytes]) -> None:
+    """The rest of the body read (an upstream ends it right after ``[DONE]``), so httpx puts
+    the connection back in its pool; one that goes on past ``MAX_DRAINED`` bytes or
+    ``DRAIN_SECONDS`` is left, and closed."""
+    drained = 0
+    try:
+        async with asyncio.timeout(DRAIN_SECONDS):
+            async for data in bodies:
+                drained += len(data)
+                if drained > MAX_DRAINED:
+                    return
+    except (TimeoutError, httpx.HTTPError):
+        return  # the answer is whole: only the connection is lost
+
+
+def _chunk(event: bytes) -> dict[str, Any]:
+    """An event's JSON object: by orjson, or by ``read_json`` (bounded, lone surrogates
+    replaced, every integer exact) for what orjson refuses or might read otherwise."""
+    if event.count(b"[") + event.count(b"{") <= MAX_DEPTH and not _SLOW_JSON.search(event):
+        try:
+            value = orjson.loads(event)  # refuses lone surrogates, NaN, and bytes not UTF-8
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            if isinstance(value, dict):
+                return value
+    return _json_object(event.decode(errors="replace"))
 
 
 def failed(exc: httpx.HTTPError) -> UpstreamError:

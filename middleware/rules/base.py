@@ -8,9 +8,11 @@ arithmetic.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints
+
+from middleware.json_input import JsonObject
 
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 
@@ -29,9 +31,10 @@ def label_problem(value: str, max_length: int = 80) -> str | None:
     return None
 
 
-def one_line_descriptions(schema: dict[str, Any]) -> None:
+def one_line_descriptions(schema: JsonObject) -> None:
     """Docstrings wrapped to fit the source read as one paragraph each in an editor's tooltip."""
-    for holder in (schema, *schema.get("properties", {}).values()):
+    properties = schema.get("properties")
+    for holder in (schema, *(properties.values() if isinstance(properties, dict) else ())):
         text = holder.get("description") if isinstance(holder, dict) else None
         if isinstance(text, str):
             holder["description"] = " ".join(text.split())
@@ -47,7 +50,7 @@ class Strict(BaseModel):
 
     model_config = MODEL_CONFIG
 
-    comment: Any = Field(default=None, alias="$comment", exclude=True)
+    comment: JsonValue = Field(default=None, alias="$comment", exclude=True)
     """A note for whoever reads the file; allowed on any object and ignored by the rules."""
 
 

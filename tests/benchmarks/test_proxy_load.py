@@ -1,12 +1,15 @@
 """The proxy under load: a bounded run of streamed requests, 200 at a time, each a new chat, through
-``gm-middleware serve`` run as a process (SQLite store, ``--chats 256``) in front of a fake upstream
+``gm-middleware serve`` run as a process (SQLite store, ``--chats 50``) in front of a fake upstream
 on 127.0.0.1 (a process of its own); the clients are the test's.
+
+The same waves are first played against the fake upstream directly, so the throughput through the
+proxy is printed beside the upstream's own, measured in one run.
 
 Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_load.py -s`` (``GM_LOAD_REQUESTS``
 and ``GM_LOAD_CONCURRENCY`` change the size). It asserts what must hold whatever the machine: no
 error, every streamed text equal to its stored candidate, and the server's memory flat once its
-caches are full (its resident size after the last wave within 10% of it after the first); it
-prints the figures and asserts no time.
+caches are full (its resident size after the last wave within 10% of it halfway); it prints the
+figures and asserts no time.
 """
 
 from __future__ import annotations
@@ -97,8 +100,16 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
         upstream = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.proxy.fake_upstream", str(upstream_port), REPLY,
             stdout=log, stderr=log)
+    loop = asyncio.get_running_loop()
     try:
         await started(upstream_url)
+        direct = [list(messages) for messages in chats]
+        async with httpx.AsyncClient(base_url=upstream_url, timeout=120.0,
+                                     limits=limits) as http:
+            began = loop.time()
+            for _ in range(turns):
+                await turn(http, direct)
+            took_direct = loop.time() - began
         with open(tmp_path / "serve.log", "wb") as log:
             server = await asyncio.create_subprocess_exec(
                 str(Path(sys.executable).parent / "gm-middleware"), "serve",
@@ -109,7 +120,6 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
             url = f"http://127.0.0.1:{port}"
             await started(url)
             async with httpx.AsyncClient(base_url=url, timeout=120.0, limits=limits) as http:
-                loop = asyncio.get_running_loop()
                 began = loop.time()
                 memory = []
                 for _ in range(turns):
@@ -123,9 +133,11 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
         upstream.terminate()
         await upstream.wait()
     mismatched = await not_as_stored(store, chats, shown)
-    print(f"\n{turns} turns of {CONCURRENCY} chats at once ({turns * CONCURRENCY} streams): "
-          f"{took:.1f} s ({turns * CONCURRENCY / took:.1f}/s); server RSS after each turn: "
-          + ", ".join(f"{mb:.0f}" for mb in memory) + " MB")
+    streams = turns * CONCURRENCY
+    print(f"\n{turns} turns of {CONCURRENCY} chats at once ({streams} streams): direct "
+          f"{took_direct:.1f} s ({streams / took_direct:.1f}/s), through the proxy {took:.1f} s "
+          f"({streams / took:.1f}/s): {took_direct / took:.2f}x the upstream's throughput; "
+          "server RSS after each turn: " + ", ".join(f"{mb:.0f}" for mb in memory) + " MB")
     assert [] == mismatched
     assert memory[-1] <= memory[len(memory) // 2] * 1.10
 

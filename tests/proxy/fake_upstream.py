@@ -51,6 +51,8 @@ class Answer:
     """Answer only once this is set."""
     narrate: Callable[[dict[str, Any]], str] | None = None
     """The text worked out from the request (a model narrating the tool results it was sent)."""
+    at_once: bool = False
+    """Streamed, every event written in one piece (one read for the proxy), not one by one."""
 
 
 @dataclass
@@ -63,6 +65,8 @@ class FakeUpstream:
     """The answer given once ``answers`` has run out (None: there must be one left)."""
     seen: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
+    peers: list[tuple[str, int]] = field(default_factory=list)
+    """The address each request came from: one port per TCP connection the proxy opened."""
 
     def app(self) -> Starlette:
         return Starlette(routes=[
@@ -73,6 +77,8 @@ class FakeUpstream:
         body = json.loads(await request.body())
         self.seen.append(body)
         self.headers.append(dict(request.headers))
+        if request.client is not None:
+            self.peers.append((request.client.host, request.client.port))
         answer = self.answers.pop(0) if self.answers or self.always is None else self.always
         if answer.narrate is not None:
             answer = replace(answer, text=answer.narrate(body))
@@ -84,7 +90,9 @@ class FakeUpstream:
             return JSONResponse(error, status_code=answer.status, headers=answer.headers)
         if body.get("stream"):
             usage = (body.get("stream_options") or {}).get("include_usage", False)
-            return StreamingResponse(self._events(answer, usage), media_type="text/event-stream")
+            events = self._events(answer, usage)
+            return StreamingResponse(_joined(events) if answer.at_once else events,
+                                     media_type="text/event-stream")
         return JSONResponse(_completion(answer))
 
     async def _models(self, request: Request) -> Response:
@@ -105,6 +113,10 @@ class FakeUpstream:
         if usage:
             yield _event(_chunk([], usage=USAGE))
         yield "data: [DONE]\n\n"
+
+
+async def _joined(events: AsyncIterator[str]) -> AsyncIterator[str]:
+    yield "".join([event async for event in events])
 
 
 def deltas(answer: Answer) -> Iterator[dict[str, Any]]:

@@ -168,3 +168,34 @@ async def test_raw_line_separators_in_streamed_json_do_not_end_the_stream() -> N
     assert (stored[0].text, True) == (streamed, streamed.startswith("One\u2028two\u2029three\u0085"))
     assert not any(c in raw for c in "\u2028\u2029\u0085")
     assert raw.endswith("data: [DONE]\n\n")
+
+
+async def test_streams_one_after_another_reuse_one_upstream_connection() -> None:
+    """Each stream is read to its end after ``[DONE]``, so its connection goes back to the pool:
+    five streams in turn reach the upstream over one TCP connection (against a hosted API, one
+    TLS handshake rather than one per reply)."""
+    upstream = FakeUpstream(always=Answer(REPLY, reasoning="The grate first."))
+    async with served(upstream) as proxy, client(proxy.url) as sdk:
+        for n in range(5):
+            stream = await sdk.chat.completions.create(
+                model="fake-7b", messages=history(f"I pry grate {n}."), stream=True)  # type: ignore[arg-type]
+            assert "" != "".join([c.choices[0].delta.content or "" async for c in stream
+                                  if c.choices])
+    assert (5, 1) == (len(upstream.peers), len(set(upstream.peers)))
+
+
+async def test_a_read_from_the_upstream_is_answered_with_one_event() -> None:
+    """An upstream that writes all its chunks at once (the proxy reads them in one go): the
+    client gets the opening, one event with the whole reply as stored, the records, ``[DONE]``
+    — not one event per chunk the upstream wrote; the ``openai`` client reads it."""
+    text = "Ada heaves at the grate and it groans. " * 8
+    upstream = FakeUpstream([Answer(text, reasoning="Think.", at_once=True)])
+    async with served(upstream) as proxy, client(proxy.url) as sdk:
+        stream = await sdk.chat.completions.create(
+            model="fake-7b", messages=history("I pry the grate."), stream=True)  # type: ignore[arg-type]
+        chunks = [chunk async for chunk in stream]
+        stored = await proxy.engine.candidates(chat_for(history("I pry the grate."), AUTH), 1)
+    contents = [c.choices[0].delta.content for c in chunks if c.choices[0].delta.content]
+    reasoning = [(c.choices[0].delta.model_extra or {}).get("reasoning_content") for c in chunks]
+    assert ([stored[0].text], ["Think."]) == (contents, [r for r in reasoning if r])
+    assert 3 == len(chunks)  # the opening, the reply, the finish with the records

@@ -21,18 +21,18 @@ from typing import Any
 
 from middleware.engine import Processed
 from middleware.errors import UpstreamError
-from middleware.proxy.chunks import Envelope, piece_of
+from middleware.proxy.chunks import Envelope, Piece, piece_of
 from middleware.proxy.refusals import upstream_event
 from middleware.proxy.stream import ReplyStream, ending, gm_fields, opened
 from middleware.proxy.tools.calls import CallReader, ToolCall, calls_of
 from middleware.proxy.tools.turn import ToolTurn
-from middleware.proxy.upstream import Upstream, content_of
+from middleware.proxy.upstream import Read, Upstream, content_of
 from middleware.records import Record
 
 Store = Callable[[str, Sequence[Record]], Awaitable[Processed]]
 """Stores the reply as the turn's candidate, with the turn's notes after its records."""
 
-Chunks = AsyncGenerator[dict[str, Any], None]
+Chunks = AsyncGenerator[Read, None]
 
 
 async def tool_answer(turn: ToolTurn, upstream: Upstream, auth: str | None,
@@ -126,13 +126,20 @@ async def _events(turn: ToolTurn, reply: ReplyStream, chunks: Chunks, upstream: 
         yield event
 
 
+async def _pieces(reads: Chunks) -> AsyncIterator[Piece]:
+    """Each chunk of each read, as it was sent (a tool call's deltas are renumbered one by
+    one)."""
+    async for read in reads:
+        for chunk in read:
+            yield piece_of(chunk)
+
+
 async def _round(turn: ToolTurn, reader: CallReader, chunks: Chunks,
                  content: list[str]) -> AsyncIterator[tuple[dict[str, Any] | None, str | None]]:
     """One upstream answer read: the delta to pass on for each chunk (its text rewritten, the
     client's calls renumbered, the Engine's calls kept back) and the chunk's finish reason."""
     try:
-        async for chunk in chunks:
-            piece = piece_of(chunk)
+        async for piece in _pieces(chunks):
             content.append(piece.content)
             text = turn.text(piece.content)
             passed = reader.feed(piece.others.get("tool_calls"))
