@@ -87,6 +87,8 @@ class ReplyStream:
         if (self._blocks is None or self._blocks.outside) and self._tags.prose(delta):
             return self._record(delta)  # most pieces: prose, outside blocks, with no tag in it
         pieces = self._tags.feed(delta)
+        if not pieces:  # a tag still being written
+            return ""
         if self._blocks is None:
             return self._send(cast(list[Segment], pieces))  # no markers are read without blocks
         return "".join([self._run(run) for run in self._blocks.take(pieces)])
