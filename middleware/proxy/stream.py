@@ -42,6 +42,7 @@ Waits = Callable[[Tag], bool]
 Shown = Callable[[Tag, Record], str]
 """What the client is shown in place of a resolved tag: its resolved tag, or its card line."""
 
+
 def priced_at_end(ruleset: Ruleset) -> Waits:
     """Which tags wait for the end of the reply: inventory tags where a market prices them."""
     has_market = market_of(ruleset) is not None
