@@ -6,12 +6,9 @@ Importing the package has no side effects and is cheap: each public name is impo
 module when it is first used (PEP 562), and the grammar is built on first parse.
 """
 
-import importlib
 import typing
 
-# Imported now, not on first use: the module shares its name with the function ``parse``, and a
-# module imported later would rebind ``middleware.parse`` to itself.
-from middleware.parse import TagStream, parse, parse_pieces
+import middleware.lazy as _lazy
 
 if typing.TYPE_CHECKING:
     from middleware.character.summary import state_summary
@@ -31,6 +28,7 @@ if typing.TYPE_CHECKING:
     from middleware.items.loot import loot_instructions
     from middleware.items.money import money_instructions, purse_lines
     from middleware.items.propose import propose_instructions
+    from middleware.parse import TagStream, parse, parse_pieces
     from middleware.pipeline import ResolvedReply, resolve_reply
     from middleware.records import Record
     from middleware.resolve.branch import BranchRecord
@@ -140,6 +138,7 @@ _SOURCES: dict[str, str] = {
     "StoreError": "middleware.errors",
     "SymbolRoll": "middleware.resolve.checks.symbol_pool.roll",
     "Tag": "middleware.segments",
+    "TagStream": "middleware.parse",
     "Text": "middleware.segments",
     "TranscriptError": "middleware.errors",
     "bundled_ids": "middleware.rules.registry",
@@ -153,6 +152,8 @@ _SOURCES: dict[str, str] = {
     "market_block": "middleware.resolve.market.block",
     "money_instructions": "middleware.items.money",
     "open_store": "middleware.stores",
+    "parse": "middleware.parse",
+    "parse_pieces": "middleware.parse",
     "propose_instructions": "middleware.items.propose",
     "purse_lines": "middleware.items.money",
     "read_party": "middleware.sheet.party",
@@ -167,17 +168,4 @@ _SOURCES: dict[str, str] = {
 }
 """Each public name imported on first use, and the module it comes from."""
 
-if not typing.TYPE_CHECKING:  # to mypy every public name is the import above, checked as such
-
-    def __getattr__(name: str) -> object:
-        """A public name, imported from its module on first use and kept here after."""
-        source = _SOURCES.get(name)
-        if source is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(source), name)
-        globals()[name] = value
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_lazy.lazy_package(__name__, _SOURCES)

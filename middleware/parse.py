@@ -51,6 +51,10 @@ _MAX_LOOSE_QUOTES = 4
 _PLAIN_LABEL: Final = re.compile(r"[^\"'“”‘’„«»=]*")
 """A branch label with nothing in it for the grammar to read but words."""
 
+_HEADER_MAX: Final = 40
+"""Longer than any start of a header (``[``, spaces, a name, spaces, ``:``): held text this short
+is checked for one before it is read again."""
+
 _LAST_WINS = frozenset({"skill_check"})
 _RUNS_TO_NEXT_KEY = frozenset({"inventory"})
 
@@ -118,17 +122,41 @@ class TagStream:
             raise ValueError("this TagStream is closed")
         if self._offset >= MAX_REPLY_CHARS:
             return self._prose(chunk)
-        if not self._pending and "[" not in chunk and self._offset + len(chunk) < MAX_REPLY_CHARS:
-            return self._prose(chunk)  # no tag or marker starts without a "[": prose, unread
+        start = self._offset
+        if self.prose(chunk):
+            return [Text(chunk, start, self._offset)] if chunk else []
         self._pending.append(chunk)
         self._held_len += len(chunk)
         if self._offset + self._held_len >= MAX_REPLY_CHARS:
             return self._past_limit()
-        if self._open_tag and "]" not in chunk:
-            return []  # the tag held open is still open: nothing else is read before it closes
+        if "]" not in chunk and self._still_held():
+            return []
         if self._held_len > self._RESCAN_BELOW and self._held_len * 8 < self._read_at * 9:
             return []
         return self._release(final=False)
+
+    def prose(self, chunk: str) -> bool:
+        """Take ``chunk`` as prose at once, unread, when it can be nothing else: nothing is held
+        and no tag or marker starts without a "[". Whether it did (else ``feed`` it)."""
+        if self._pending or "[" in chunk or self._closed \
+                or self._offset + len(chunk) >= MAX_REPLY_CHARS:
+            return False
+        self._offset += len(chunk)
+        return True
+
+    def _still_held(self) -> bool:
+        """Whether the held text, a chunk with no ``]`` added, is still only the start of a tag:
+        the start of its header (``[skill_ch``) or an open tag, which only a ``]`` can close.
+        Then reading it again would hold it all again."""
+        if self._open_tag:
+            return True
+        if self._held_len > _HEADER_MAX:
+            return False
+        held = self.held
+        if tail_hold(held, 0) == 0:
+            return True
+        self._open_tag = "]" not in held and opens_tag(held)
+        return self._open_tag
 
     def close(self) -> list[Piece]:
         """The reply is complete: flush what was held (an unclosed tag is prose)."""

@@ -61,7 +61,7 @@ VERIFY_TRUSTED = False
 class Record(BaseModel):
     """What every tag yields: its family, status, refusal code, roller and the line for the GM."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     _defaults: ClassVar[dict[str, object]]
     _factories: ClassVar[tuple[tuple[str, Any], ...]]
 

@@ -12,7 +12,6 @@ The bots and the engine are imported when a command runs, so that ``--help`` sta
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
@@ -119,6 +118,8 @@ def _token(variable: str, token_file: Path | None) -> str:
 
 
 def _run(bot: Coroutine[object, object, None]) -> None:
+    import asyncio
+
     try:
         asyncio.run(bot)
     except GMError as exc:

@@ -9,7 +9,6 @@ opens the store and prints it.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING, Annotated
 
@@ -34,6 +33,8 @@ def peek_command(
                                                          "rules, state, where, text.")] = False,
 ) -> None:
     """Print exactly what the model will be sent on CHAT's next turn."""
+    import asyncio
+
     from middleware.proxy.inject import inject_config
 
     try:

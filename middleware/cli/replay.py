@@ -6,7 +6,6 @@ runs, so that ``--help`` starts without them.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
@@ -49,6 +48,8 @@ def replay_command(
     log_level: Annotated[str, typer.Option(help="Log level for the per-tag events.")] = "warning",
 ) -> None:
     """Replay a saved transcript through the real pipeline and print every rewritten reply."""
+    import asyncio
+
     from middleware import logs
     from middleware.transcript import prepare
     from middleware.transcript.lines import decoded_lines

@@ -16,7 +16,6 @@ module: ``gm-middleware --help`` and every other command start without them.
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import json
 import logging
@@ -108,6 +107,8 @@ def serve_command(
                                              "tags.")] = False,
 ) -> None:
     """Run the OpenAI-compatible proxy: point a chat UI at http://HOST:PORT/v1."""
+    import asyncio
+
     from middleware import logs
     from middleware.proxy.inject import inject_config
 

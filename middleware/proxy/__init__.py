@@ -6,8 +6,9 @@ the proxy runs (display, limits, token). Each is imported from its module on fir
 so that reading ``middleware.proxy.options`` costs neither starlette nor httpx.
 """
 
-import importlib
 import typing
+
+import middleware.lazy as _lazy
 
 if typing.TYPE_CHECKING:
     from middleware.proxy.app import GameConfig, create_app
@@ -25,17 +26,4 @@ _SOURCES: dict[str, str] = {
 }
 """Each public name imported on first use, and the module it comes from."""
 
-if not typing.TYPE_CHECKING:  # to mypy every public name is the import above, checked as such
-
-    def __getattr__(name: str) -> object:
-        """A public name, imported from its module on first use and kept here after."""
-        source = _SOURCES.get(name)
-        if source is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(source), name)
-        globals()[name] = value
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_lazy.lazy_package(__name__, _SOURCES)

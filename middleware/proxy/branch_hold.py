@@ -29,6 +29,11 @@ class BranchHold:
         self._waits = waits
         self._reader = BlockReader()
 
+    @property
+    def outside(self) -> bool:
+        """Whether no block is open: prose read now is sent as it is."""
+        return not self._reader.depth
+
     def take(self, pieces: list[Piece]) -> list[Run]:
         """The pieces as runs to send, each block that closed among them whole."""
         runs: list[Run] = []

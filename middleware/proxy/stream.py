@@ -10,7 +10,9 @@ with the candidate's seed (``Engine.previewer``), carrying the reading each step
 next, so each tag is resolved once, against what came before it (SPEC §3), and the result stands
 whatever follows. The one exception: a buy or sale is priced at the place in force at the END of
 the reply (SPEC §3, ITM-MARKET-20), so in a ruleset with a market an ``[inventory:]`` tag, and all
-after it, wait for the end; so does text from a lone surrogate on (the store replaces it).
+after it, wait for the end (the steps streamed run with no place at the end known: it decides
+prices, and which market day a ``[place:]`` keeps for them, and nothing a streamed tag shows); so
+does text from a lone surrogate on (the store replaces it).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from middleware.text import MAX_CANDIDATE_CHARS, clean_text
 Waits = Callable[[Tag], bool]
 Shown = Callable[[Tag, Record], str]
 """What the client is shown in place of a resolved tag: its resolved tag, or its card line."""
+
 
 def priced_at_end(ruleset: Ruleset) -> Waits:
     """Which tags wait for the end of the reply: inventory tags where a market prices them."""
@@ -76,20 +79,32 @@ class ReplyStream:
     def feed(self, delta: str) -> str:
         """Take the model's next piece of text; return the rewritten text safe to send now.
         Nothing past ``limit`` characters is read or kept (the stored candidate is cut there)."""
-        before = self._held
-        delta = delta[: self._limit + 1 - before]
-        self._source.append(delta)
-        self._held += len(delta)
-        delta = delta[: max(self._limit - before, 0)]
+        delta = self._kept(delta)
         if not delta or self._holding:
             return ""
-        if clean_text(delta)[0] != delta:  # the store writes other characters here
+        if not delta.isascii() and clean_text(delta)[0] != delta:  # the store writes others here
             self._holding = True
             return ""
+        if (self._blocks is None or self._blocks.outside) and self._tags.prose(delta):
+            return self._record(delta)  # most pieces: prose, outside blocks, with no tag in it
         pieces = self._tags.feed(delta)
+        if not pieces:  # a tag still being written
+            return ""
         if self._blocks is None:
             return self._send(cast(list[Segment], pieces))  # no markers are read without blocks
         return "".join([self._run(run) for run in self._blocks.take(pieces)])
+
+    def _kept(self, delta: str) -> str:
+        """``delta`` added to the reply, up to one character past the limit; the part to read."""
+        before = self._held
+        if before + len(delta) > self._limit:
+            delta = delta[: self._limit + 1 - before]
+            self._source.append(delta)
+            self._held += len(delta)
+            return delta[: max(self._limit - before, 0)]
+        self._source.append(delta)
+        self._held += len(delta)
+        return delta
 
     def _run(self, run: Run) -> str:
         """One run of ``BranchHold``: pieces sent as they are, or a block as its check chose."""

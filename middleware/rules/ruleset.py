@@ -64,9 +64,9 @@ SCHEMA_ID = "urn:gm-middleware:ruleset:1"
 versioned with ``schemaVersion``."""
 
 
-def _schema_root(schema: JsonObject) -> None:
+def _schema_root(schema: JsonObject, model: type[Strict]) -> None:
     """The file's schema says which dialect it is written in and which schema it is."""
-    one_line_descriptions(schema)
+    one_line_descriptions(schema, model)
     schema.update({"$schema": SCHEMA_DIALECT, "$id": SCHEMA_ID})
 
 

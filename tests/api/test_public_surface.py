@@ -19,7 +19,7 @@ def test_every_public_name_is_importable_and_listed() -> None:
     missing = [name for name in middleware.__all__ if not hasattr(middleware, name)]
     assert [] == missing
     exported = {n for n in vars(middleware) if not n.startswith("_")}
-    modules = {n for n in exported if type(getattr(middleware, n)).__name__ == "module"}
+    modules = {n for n in exported if isinstance(getattr(middleware, n), ModuleType)}
     assert set(middleware.__all__) == exported - modules
 
 
@@ -50,6 +50,17 @@ def test_a_star_import_gives_the_public_names() -> None:
     assert set(middleware.__all__) == set(names) - {"__builtins__"}
     assert middleware.engine.Engine is names["Engine"]
     assert middleware.parse is names["parse"] and callable(middleware.parse)
+
+
+@pytest.mark.parametrize("first", ["middleware.errors", "middleware.parse", "middleware.pipeline"])
+def test_parse_stays_the_function_whatever_imports_its_module(first: str) -> None:
+    """``middleware.parse`` is the function, not the module of the same name, whether the module
+    is imported before the name is first used or after."""
+    code = (f"import middleware, {first}; before = middleware.parse; import middleware.parse; "
+            "from middleware.parse import parse; "
+            "print(before is parse is middleware.parse, [s.name for s in middleware.parse('[dice: 1d6]')])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "True ['dice']" == out.stdout.strip()
 
 
 def test_importing_the_package_builds_no_parser() -> None:

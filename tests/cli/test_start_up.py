@@ -13,16 +13,25 @@ import subprocess
 import sys
 from typing import Any
 
-SERVERS = ("asyncpg", "starlette", "sse_starlette", "uvicorn", "httpx", "structlog")
-"""What only a running command needs: the database driver, the web stack, the log set-up."""
+SERVERS = ("asyncio", "asyncpg", "starlette", "sse_starlette", "uvicorn", "httpx", "structlog")
+"""What only a running command needs: the event loop, the database driver, the web stack, the
+log set-up."""
 
-ENGINE = ("middleware.engine", "middleware.stores", "middleware.pipeline", "middleware.rules",
-          "middleware.state", "middleware.resolve", "middleware.transcript", "middleware.proxy.app",
-          "middleware.bots.run")
-"""The engine and everything under it, down to the ruleset models."""
+ENGINE = ("lark", "middleware.parse", "middleware.engine", "middleware.stores",
+          "middleware.pipeline", "middleware.rules", "middleware.state", "middleware.resolve",
+          "middleware.transcript", "middleware.proxy.app", "middleware.bots.run")
+"""The engine and everything under it, down to the tag grammar and the ruleset models."""
 
-_HELP_PROBE = """
+_REPORT = """
 import json, sys
+def report(**more):
+    parse = sys.modules.get("middleware.parse")
+    built = parse._parser.cache_info().currsize if parse else 0
+    print(json.dumps({"modules": sorted(sys.modules), "parsers": built, **more}))
+"""
+"""Prints, last, the modules the interpreter holds and how many tag parsers it built."""
+
+_HELP = """
 import typer.main
 from typer.testing import CliRunner
 from middleware.cli import app
@@ -32,24 +41,16 @@ def paths(command, path):
     for name, sub in sorted(getattr(command, "commands", {}).items()):
         yield from paths(sub, [*path, name])
 
-runner = CliRunner()
-shown = {" ".join(p): runner.invoke(app, [*p, "--help"]) for p in paths(typer.main.get_command(app), [])}
-print(json.dumps({"codes": {k: r.exit_code for k, r in shown.items()},
-                  "usage": {k: r.output.count("Usage:") for k, r in shown.items()},
-                  "modules": sorted(sys.modules),
-                  "parsers": sys.modules["middleware.parse"]._parser.cache_info().currsize}))
-"""
-
-_IMPORT_PROBE = """
-import json, sys
-import middleware
-print(json.dumps({"modules": sorted(sys.modules),
-                  "parsers": sys.modules["middleware.parse"]._parser.cache_info().currsize}))
+every = paths(typer.main.get_command(app), [])
+shown = {" ".join(p): CliRunner().invoke(app, [*p, "--help"]) for p in every}
+report(codes={k: r.exit_code for k, r in shown.items()},
+       usage={k: r.output.count("Usage:") for k, r in shown.items()})
 """
 
 
 def _probe(code: str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", _REPORT + code], capture_output=True, text=True,
+                          check=True)
     found: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     return found
 
@@ -59,25 +60,28 @@ def _loaded(modules: list[str], prefixes: tuple[str, ...]) -> list[str]:
 
 
 def test_every_help_is_shown_without_the_engine_or_the_servers() -> None:
-    """``gm-middleware --help`` and each command's ``--help`` exit 0, show their usage, and leave
-    the engine, the stores, the proxy, the web stack and the grammar unbuilt."""
-    found = _probe(_HELP_PROBE)
+    """``gm-middleware --help`` and each command's ``--help`` exit 0, show their usage once, and
+    import neither the engine, the stores, the proxy, the web stack nor the tag grammar."""
+    found = _probe(_HELP)
     assert {"", "serve", "replay", "odds", "bot telegram"} <= set(found["codes"])
     assert {} == {k: code for k, code in found["codes"].items() if code != 0}
     assert {} == {k: n for k, n in found["usage"].items() if n != 1}
     assert [] == _loaded(found["modules"], SERVERS + ENGINE)
-    assert 0 == found["parsers"]
 
 
 def test_importing_the_package_imports_none_of_its_engine() -> None:
-    """``import middleware`` holds the parse front only: no pydantic model, no engine, no CLI."""
-    found = _probe(_IMPORT_PROBE)
+    """``import middleware`` imports none of its modules but the one that makes its names lazy: no
+    grammar, no model, no engine, no CLI."""
+    found = _probe("import middleware\nreport()\n")
     assert [] == _loaded(found["modules"], SERVERS + ENGINE + ("pydantic", "typer", "rich"))
-    assert 0 == found["parsers"]
+    assert ["middleware", "middleware.lazy"] == _loaded(found["modules"], ("middleware",))
 
 
 def test_a_public_name_brings_its_module_when_first_used() -> None:
-    """The first use of ``middleware.Engine`` imports the engine; the name is then kept."""
-    code = _IMPORT_PROBE.replace("import middleware\n", "import middleware\nmiddleware.Engine\n")
-    found = _probe(code)
+    """The first use of ``middleware.Engine`` imports the engine; the grammar is built only when
+    a reply is first parsed."""
+    found = _probe("import middleware\nmiddleware.Engine\nreport()\n")
     assert "middleware.engine" in found["modules"]
+    assert 0 == found["parsers"]
+    found = _probe("import middleware\nmiddleware.parse('[dice: 1d6]')\nreport()\n")
+    assert 1 == found["parsers"]
