@@ -1,9 +1,8 @@
-"""Weight, load, encumbrance and the shared view's carry rule on Ember Roads (bulk, Load = 6 +
-Brawn, limit 12) and Gravewatch (no carry block) (ITM-BAG-14..16, ITM-BLOCK-13, ITM-MONEY-02)."""
+"""Weight, load, encumbrance and the shared view's carry rule on Brass Fair (pounds, Load = 4 +
+2 x Brawn, limit 8 + 3 x Brawn, fifty coins to the pound, scrip weightless) and Lantern and Ledger
+(no carry block) (ITM-BAG-14..16, ITM-BLOCK-13, ITM-MONEY-02)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
@@ -21,21 +20,18 @@ from middleware.items.index import item_index
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState, Stack
 from tests import rulesets
-from tests.sheet.sheet_helpers import BRAM, JUNO
+
+ROPE, LANTERN, AXE = "wares/rope", "wares/lantern", "wares/hand-axe"
 
 
 @pytest.fixture(scope="module")
-def ember() -> Ruleset:
-    return rulesets.ember()
+def brass() -> Ruleset:
+    return rulesets.ruleset("brass-fair")
 
 
 @pytest.fixture(scope="module")
-def gravewatch() -> Ruleset:
-    return rulesets.gravewatch()
-
-
-def member(data: dict[str, Any], **update: Any) -> Character:
-    return Character.model_validate({**data, **update})
+def ledger() -> Ruleset:
+    return rulesets.ruleset("lantern-and-ledger")
 
 
 def traveller(name: str, brawn: int, *bag: Stack, player: bool = False) -> Character:
@@ -44,86 +40,90 @@ def traveller(name: str, brawn: int, *bag: Stack, player: bool = False) -> Chara
                                      "bag": [s.model_dump() for s in bag]})
 
 
-def test_an_item_weighs_its_carry_stat_and_plain_things_nothing(ember: Ruleset) -> None:
-    """ITM-BAG-14: Leather coat bulk 3; Waystone has no bulk and a plain item no stats: 0."""
-    index = item_index(ember)
-    assert (3.0, 0.0, 0.0) == (piece_weight(index, Goods(item="outfitter/leather-coat")),
-                               piece_weight(index, Goods(item="outfitter/waystone")),
+def test_an_item_weighs_its_carry_stat_and_plain_things_nothing(brass: Ruleset) -> None:
+    """ITM-BAG-14: a Hand axe weighs 3; a bed at the inn has no weight and a plain item no
+    stats: 0."""
+    index = item_index(brass)
+    assert (3.0, 0.0, 0.0) == (piece_weight(index, Goods(item=AXE)),
+                               piece_weight(index, Goods(item="wares/inn-bed")),
                                piece_weight(index, Goods(plain="Rope")))
 
 
-def test_coins_weigh_one_per_per_weight_of_their_family(ember: Ruleset) -> None:
-    """ITM-MONEY-02: a hundred coins (marks, bits) or ten pinches of salt weigh one bulk."""
-    index = item_index(ember)
-    assert (0.01, 0.1) == (piece_weight(index, Goods(coins="mark")),
-                           piece_weight(index, Goods(coins="pinch")))
+def test_coins_weigh_one_per_per_weight_of_their_family(brass: Ruleset) -> None:
+    """ITM-MONEY-02: fifty coins of the purse, coppers or crowns, weigh a pound; fair chits
+    (no ``perWeight``) weigh nothing."""
+    index = item_index(brass)
+    assert (0.02, 0.02, 0.0) == (piece_weight(index, Goods(coins="copper")),
+                                 piece_weight(index, Goods(coins="crown")),
+                                 piece_weight(index, Goods(coins="chit")))
 
 
-def test_juno_loads_her_bag_and_reads_her_capacity_from_her_sheet(ember: Ruleset) -> None:
-    """ITM-BAG-14: coat 3 + axe 1 + two rations 2 + 19 coins 0.19 + 5 pinches 0.5 = 6.69; Load is
-    6 + Brawn 1 = 7, the limit 12: she is not encumbered."""
-    juno = member(JUNO)
-    assert 6.69 == pytest.approx(load(ember, juno))
-    assert Capacity(7.0, 12.0) == capacity(ember, juno)
-    assert not encumbered(ember, juno)
+def test_a_traveller_loads_her_bag_and_reads_her_capacity_from_her_sheet(brass: Ruleset) -> None:
+    """ITM-BAG-14: axe 3 + two tonics 2 + rope 2 + 19 coppers 0.38 + 40 chits 0 = 7.38; Load is
+    4 + 2 x Brawn 2 = 8, the limit 8 + 3 x 2 = 14: she is not encumbered."""
+    juno = traveller("Juno", 2, Stack(item=AXE), Stack(item="wares/tonic", count=2),
+                     Stack(item=ROPE), Stack(coins="copper", count=19),
+                     Stack(coins="chit", count=40))
+    assert 7.38 == pytest.approx(load(brass, juno))
+    assert Capacity(8.0, 14.0) == capacity(brass, juno)
+    assert not encumbered(brass, juno)
 
 
-def test_a_character_without_a_sheet_reads_a_blank_one(ember: Ruleset) -> None:
-    """ITM-BLOCK-11 / ITM-BAG-12: no sheet reads the blank sheet (Brawn 0: Load 6)."""
-    assert Capacity(6.0, 12.0) == capacity(ember, Character(name="Mule"))
+def test_a_character_without_a_sheet_reads_a_blank_one(brass: Ruleset) -> None:
+    """ITM-BLOCK-11 / ITM-BAG-12: no sheet reads the blank sheet (Brawn at its default 1: Load
+    6, limit 11)."""
+    assert Capacity(6.0, 11.0) == capacity(brass, Character(name="Mule"))
 
 
 def test_without_a_carry_block_nothing_weighs_and_nobody_is_encumbered(
-        gravewatch: Ruleset) -> None:
-    """ITM-BLOCK-13: Gravewatch declares no carry."""
-    bram = member(BRAM)
-    assert (0.0, Capacity(None, None), False) == (load(gravewatch, bram),
-                                                  capacity(gravewatch, bram),
-                                                  encumbered(gravewatch, bram))
+        ledger: Ruleset) -> None:
+    """ITM-BLOCK-13: Lantern and Ledger declares no carry."""
+    wren = Character(name="Wren", bag=(Stack(item="chandlery/ledger-book"),
+                                       Stack(item="chandlery/lamp-oil", count=5)))
+    assert (0.0, Capacity(None, None), False) == (load(ledger, wren), capacity(ledger, wren),
+                                                  encumbered(ledger, wren))
 
 
-def test_the_whole_lot_goes_to_the_player_when_they_stay_unencumbered(ember: Ruleset) -> None:
-    """ITM-BAG-15: the player first."""
-    state = GameState(ruleset="ember", party=(traveller("Juno", 1), traveller("Ada", 1,
-                                                                              player=True)))
-    assert [Share(1, 2)] == distribute(ember, state, Goods(item="outfitter/arrows"), 2)
+def test_the_whole_lot_goes_to_the_player_when_they_stay_unencumbered(brass: Ruleset) -> None:
+    """ITM-BAG-15: the player first: two ropes (4 lb) keep Ada below her Load of 6."""
+    state = GameState(ruleset="brass-fair", party=(traveller("Juno", 1), traveller(
+        "Ada", 1, player=True)))
+    assert [Share(1, 2)] == distribute(brass, state, Goods(item=ROPE), 2)
 
 
-def test_the_first_who_can_carry_it_all_unencumbered_takes_it_all(ember: Ruleset) -> None:
-    """ITM-BAG-15: Ada (Load 6) already carries 5 bulk; Juno (Load 6, empty) takes both coats."""
-    ada = traveller("Ada", 0, Stack(item="outfitter/leather-coat"),
-                    Stack(item="outfitter/road-rations", count=2), player=True)
-    state = GameState(ruleset="ember", party=(ada, traveller("Juno", 0)))
-    assert [Share(1, 2)] == distribute(ember, state, Goods(item="outfitter/leather-coat"), 2)
+def test_the_first_who_can_carry_it_all_unencumbered_takes_it_all(brass: Ruleset) -> None:
+    """ITM-BAG-15: Ada (Load 4) already carries a 3 lb axe; Juno (Load 4, empty) takes both
+    ropes (4 lb)."""
+    ada = traveller("Ada", 0, Stack(item=AXE), player=True)
+    state = GameState(ruleset="brass-fair", party=(ada, traveller("Juno", 0)))
+    assert [Share(1, 2)] == distribute(brass, state, Goods(item=ROPE), 2)
 
 
-def test_a_lot_nobody_takes_whole_is_split_by_free_room(ember: Ruleset) -> None:
-    """ITM-BAG-15, Ambiguity 8: 8 arrows-bundles (bulk 1); Ada has room for 3 below Load, Juno
-    for 6: nobody takes 8 whole, so Ada takes 3 and Juno 5."""
-    ada = traveller("Ada", 0, Stack(item="outfitter/leather-coat"), player=True)
-    state = GameState(ruleset="ember", party=(ada, traveller("Juno", 0)))
-    assert [Share(0, 3), Share(1, 5)] == distribute(ember, state, Goods(item="outfitter/arrows"),
-                                                    8)
+def test_a_lot_nobody_takes_whole_is_split_by_free_room(brass: Ruleset) -> None:
+    """ITM-BAG-15, Ambiguity 8: 7 lanterns (1 lb); Ada (Load 4, a 2 lb rope) has room for 2
+    below Load, Juno (Load 6) for 6: nobody takes 7 whole, so Ada takes 2 and Juno 5."""
+    ada = traveller("Ada", 0, Stack(item=ROPE), player=True)
+    state = GameState(ruleset="brass-fair", party=(ada, traveller("Juno", 1)))
+    assert [Share(0, 2), Share(1, 5)] == distribute(brass, state, Goods(item=LANTERN), 7)
 
 
-def test_past_everyone_s_load_the_rest_fills_room_below_the_limit(ember: Ruleset) -> None:
-    """ITM-BAG-15/16: 14 bulk for two empty travellers (Load 6, limit 12): 6 + 6 unencumbered,
+def test_past_everyone_s_load_the_rest_fills_room_below_the_limit(brass: Ruleset) -> None:
+    """ITM-BAG-15/16: 10 lb for two empty travellers (Load 4, limit 8): 4 + 4 unencumbered,
     then 2 more to the player below her limit."""
-    state = GameState(ruleset="ember", party=(traveller("Ada", 0, player=True),
-                                              traveller("Juno", 0)))
-    assert [Share(0, 8), Share(1, 6)] == distribute(ember, state,
-                                                    Goods(item="outfitter/arrows"), 14)
+    state = GameState(ruleset="brass-fair", party=(traveller("Ada", 0, player=True),
+                                                   traveller("Juno", 0)))
+    assert [Share(0, 6), Share(1, 4)] == distribute(brass, state, Goods(item=LANTERN), 10)
 
 
-def test_nothing_is_given_past_anyone_s_limit(ember: Ruleset) -> None:
-    """ITM-BAG-16: 30 bulk for one traveller with limit 12: 12 taken, the rest stays."""
-    state = GameState(ruleset="ember", party=(traveller("Ada", 0, player=True),))
-    assert [Share(0, 12)] == distribute(ember, state, Goods(item="outfitter/arrows"), 30)
+def test_nothing_is_given_past_anyone_s_limit(brass: Ruleset) -> None:
+    """ITM-BAG-16: 30 lb for one traveller with limit 8: 8 taken, the rest stays."""
+    state = GameState(ruleset="brass-fair", party=(traveller("Ada", 0, player=True),))
+    assert [Share(0, 8)] == distribute(brass, state, Goods(item=LANTERN), 30)
 
 
-def test_weightless_goods_go_to_the_player(ember: Ruleset) -> None:
-    """ITM-BAG-15: a Waystone weighs nothing, so it encumbers nobody: the player takes it."""
-    ada = traveller("Ada", 0, *(Stack(item="outfitter/leather-coat") for _ in range(4)),
-                    player=True)
-    state = GameState(ruleset="ember", party=(traveller("Juno", 0), ada))
-    assert [Share(1, 3)] == distribute(ember, state, Goods(item="outfitter/waystone"), 3)
+def test_weightless_goods_go_to_the_player(brass: Ruleset) -> None:
+    """ITM-BAG-15: a Honey cake weighs nothing, so it encumbers nobody: the player, already at
+    her limit of 8 with four ropes, takes it."""
+    ada = traveller("Ada", 0, *(Stack(item=ROPE) for _ in range(4)), player=True)
+    state = GameState(ruleset="brass-fair", party=(traveller("Juno", 0), ada))
+    assert [Share(1, 3)] == distribute(brass, state, Goods(item="wares/honey-cake"), 3)
