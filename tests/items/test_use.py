@@ -1,8 +1,10 @@
-"""``[inventory: action="use"]`` outside combat on the compat rulesets, with scripted dice (ITM-USE).
+"""``[inventory: action="use"]`` outside combat, with scripted dice (ITM-USE).
 
-The page's examples: the Ember Roads poultice (``1d4 + 1`` into Grit), the Gravewatch warming tonic
-(one mark off Harm and a point of Resolve), the Dawn bell (charges, breaking, an enemy-facing use)
-and the page of the vigil litany (a Ward gate skipped at Nerve 3).
+The page's examples stay on the peer's files: the Ember Roads poultice (``1d4 + 1`` into Grit),
+the Gravewatch warming tonic (one mark off Harm and a point of Resolve), the Dawn bell (breaking,
+an enemy-facing use) and the page of the vigil litany (a Ward gate skipped at Nerve 3), as do the
+wound tracks, conditions and gates no bundled ruleset has. Charges, binding, narrated uses,
+refusals and turns play on Hearth and Haul's Ward bell and bitter tonic.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from middleware.segments import Tag
 from middleware.state import Character, GameState, Live, PoolValue, Stack, Wounds
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_json
-from tests.rulesets import ember, gravewatch
+from tests.rulesets import ember, gravewatch, ruleset
 from tests.sheet.sheet_helpers import BRAM, JUNO
 
 
@@ -48,6 +50,24 @@ def ada(nerve: int = 2, bag: list[dict[str, Any]] | None = None, **live: Any) ->
                                     "skills": {"ward": "rating_1"}}},
         "live": {"pools": {"resolve": {"value": 1}}, **live},
         "bag": bag if bag is not None else [{"item": "kit/litany-page", "count": 2}]})
+
+
+def hearth() -> Ruleset:
+    """Hearth and Haul: its Ward bell binds, spends 1 of 3 charges a use and gives back 1 Grit;
+    its bitter tonic is drunk for 1 Grit."""
+    return ruleset("hearth-and-haul")
+
+
+def wil(bag: list[dict[str, Any]] | None = None, **bell: Any) -> Character:
+    """Wil the Warden (Nerve 3: Grit maximum 2 + 3 = 5; Grit 2) with his Ward bell bound and his
+    Ash spear in hand; ``bell`` changes the bell's stack."""
+    return Character.model_validate({
+        "name": "Wil the Warden", "player": True,
+        "sheet": {"v": 1, "build": {"abilities": {"nerve": 3}, "fields": {"warden": 1}}},
+        "live": {"pools": {"grit": {"value": 2}}},
+        "bag": bag if bag is not None else [
+            {"item": "pack/ward-bell", "bound": True, **bell},
+            {"item": "pack/ash-spear", "equipped": True}]})
 
 
 def use(ruleset: Ruleset, party: tuple[Character, ...], faces: list[int],
@@ -166,12 +186,13 @@ def test_the_dawn_bell_hits_nobody_but_spends_its_charge() -> None:
 
 
 def test_an_unused_bell_is_full() -> None:
-    """ITM-USE-09: a stack with no stored charges is full: one use leaves 2 of 3."""
-    bag = copy.deepcopy(BRAM["bag"])
-    del bag[0]["charges"]
-    _, record, after = use(gravewatch(), (member(BRAM, bag=bag),), [], item="Dawn bell")
+    """ITM-USE-09: a stack with no stored charges is full: one use of Hearth and Haul's Ward bell
+    (1 charge a use, 3 in all) leaves 2 of 3, and gives back its 1 Grit (2 → 3 of 2 + Nerve 3)."""
+    _, record, after = use(hearth(), (wil(),), [], item="Ward bell")
     assert 2 == after.party[0].bag[0].charges
-    assert record.note is not None and record.note.endswith("2 of 3 charges left.")
+    assert ("Wil the Warden uses Ward bell: gets back 1 Grit (Grit 3/5). 2 of 3 charges "
+            "left.") == record.note
+    assert {"grit": PoolValue(value=3)} == after.party[0].live.pools
 
 
 def test_the_last_charge_may_break_the_bell() -> None:
@@ -196,20 +217,17 @@ def test_the_last_charge_spent_on_a_high_roll_keeps_an_empty_bell() -> None:
 def test_an_empty_bell_is_refused_and_nothing_changes() -> None:
     """ITM-USE-10 / Ambiguity 28: no charges left (``no-charges``, ours): refused, no die, every
     bag as it was."""
-    bag = copy.deepcopy(BRAM["bag"])
-    bag[0]["charges"] = 0
-    before, record, after = use(gravewatch(), (member(BRAM, bag=bag),), [], item="Dawn bell")
+    before, record, after = use(hearth(), (wil(charges=0),), [], item="Ward bell")
     assert ("refused", "no-charges") == (record.status, record.reason)
     assert before == after
 
 
 def test_a_bell_not_bound_is_refused_and_nothing_changes() -> None:
-    """ITM-USE-10: an item that takes slots or binds is used only while worn (``not-worn``)."""
-    bag = copy.deepcopy(BRAM["bag"])
-    bag[0]["bound"] = False
-    before, record, after = use(gravewatch(), (member(BRAM, bag=bag),), [], item="Dawn bell")
+    """ITM-USE-10: an item that takes slots or binds is used only while worn (``not-worn``); the
+    Ward bell takes no slots, so it only needs binding."""
+    before, record, after = use(hearth(), (wil(bound=False),), [], item="Ward bell")
     assert ("refused", "not-worn") == (record.status, record.reason)
-    assert "Bram the Quiet must have Dawn bell equipped and bound to use it." == record.feedback
+    assert "Wil the Warden must have Ward bell bound to use it." == record.feedback
     assert before == after
 
 
@@ -278,30 +296,29 @@ def test_a_gate_difficulty_the_item_does_not_give_is_refused() -> None:
 
 
 def test_an_item_without_use_is_narrated() -> None:
-    """ITM-USE-24: the grave spade has no ``use``: nothing changes and the GM narrates it."""
-    before, record, after = use(gravewatch(), (member(BRAM),), [], item="Grave spade")
+    """ITM-USE-24: the ash spear has no ``use``: nothing changes and the GM narrates it."""
+    before, record, after = use(hearth(), (wil(),), [], item="Ash spear")
     assert "resolved" == record.status
-    assert "Bram the Quiet uses Grave spade: it has no rules for using it, so describe what " \
+    assert "Wil the Warden uses Ash spear: it has no rules for using it, so describe what " \
         "happens." == record.note
     assert before == after
 
 
 def test_a_plain_item_is_narrated() -> None:
-    """ITM-USE-24: a rule-less item is still used in the story (``I use my rope.``)."""
-    juno = member(JUNO, bag=[{"plain": "Rope", "count": 1}])
-    before, record, after = use(ember(), (juno,), [], item="rope", who="Juno")
-    assert ("resolved", "Rope", 1) == (record.status, record.item, record.now)
+    """ITM-USE-24: a rule-less item is still used in the story (``I use my walking stick.``)."""
+    walker = Character.model_validate({"name": "Juno", "bag": [{"plain": "Walking stick"}]})
+    before, record, after = use(hearth(), (walker,), [], item="walking stick", who="Juno")
+    assert ("resolved", "Walking stick", 1) == (record.status, record.item, record.now)
     assert before == after
 
 
 def test_unknown_character_and_unheld_items_are_refused() -> None:
-    """Bad input: nobody called Mira (``unknown-character``); a poultice Juno does not hold
+    """Bad input: nobody called Mira (``unknown-character``); a tonic Wil does not hold
     (``not-held``); a name that is no item (``unknown-item``); every bag as it was."""
-    juno = member(JUNO)
-    for attrs, reason in (({"item": "Poultice", "who": "Mira"}, "unknown-character"),
-                          ({"item": "Poultice", "who": "Juno"}, "not-held"),
-                          ({"item": "Moonbeam", "who": "Juno"}, "unknown-item")):
-        before, record, after = use(ember(), (juno,), [], **attrs)
+    for attrs, reason in (({"item": "Bitter tonic", "who": "Mira"}, "unknown-character"),
+                          ({"item": "Bitter tonic", "who": "Wil the Warden"}, "not-held"),
+                          ({"item": "Moonbeam", "who": "Wil the Warden"}, "unknown-item")):
+        before, record, after = use(hearth(), (wil(),), [], **attrs)
         assert ("refused", reason) == (record.status, record.reason)
         assert before == after
 
@@ -310,21 +327,20 @@ def test_unknown_character_and_unheld_items_are_refused() -> None:
 
 
 async def test_a_regenerated_reply_never_uses_an_item_twice() -> None:
-    """ITM-USE-23 / SPEC §3: both candidates of a turn start from S(0): each uses one of two
-    tonics and leaves one; the next turn builds on the selected one only."""
+    """ITM-USE-23 / SPEC §3: both candidates of a turn start from S(0): each drinks one of two
+    bitter tonics (Grit 2 → 3) and leaves one; the next turn builds on the selected one only."""
     engine = Engine(MemoryStore())
-    await engine.create_game("bell", gravewatch(), [member(BRAM)], seed=3)
-    reply = 'Bram drinks. [inventory: action="use" item="Warming tonic"]'
+    tonics = wil(bag=[{"item": "pack/tonic", "count": 2}])
+    await engine.create_game("bell", hearth(), [tonics], seed=3)
+    reply = 'Wil drinks. [inventory: action="use" item="Bitter tonic"]'
     first = await engine.process("bell", 1, reply)
     second = await engine.process("bell", 1, reply)
     for done in (first, second):
-        tonic = [s.count for s in done.state.party[0].bag if s.item == "kit/warming-tonic"]
-        assert [1] == tonic
-        assert Live.model_validate({"pools": {"resolve": {"value": 5}}, "wounds": {
-            "harm": {"marks": ["tear"]}}, "conditions": ["marked"],
-            "states": {"light": "shuttered"}}) == done.state.party[0].live
+        assert [1] == [s.count for s in done.state.party[0].bag if s.item == "pack/tonic"]
+        assert Live.model_validate({"pools": {"grit": {"value": 3}}}) == \
+            done.state.party[0].live
     third = await engine.process("bell", 2, reply)
-    assert [] == [s for s in third.state.party[0].bag if s.item == "kit/warming-tonic"]
+    assert [] == [s for s in third.state.party[0].bag if s.item == "pack/tonic"]
 
 
 def test_capacity_read_from_an_item_stat_is_held_to_100() -> None:
