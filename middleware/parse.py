@@ -347,12 +347,17 @@ def _parse_alone(body: str) -> _Reading:
 _GAP: Final = r"[ \t\f\r\n]"
 """The spacing the grammar skips (``WS``); any other whitespace is left to the grammar."""
 
-_PLAIN_PART: Final = (rf"([A-Za-z_][A-Za-z0-9_\-]*+){_GAP}*+={_GAP}*+\"([^\"]*+)\""
+_KEY: Final = r"[A-Za-z_][A-Za-z0-9_\-]*+"
+"""A key as the grammar's ``KEY_IS`` starts."""
+
+_PLAIN_PART: Final = (rf"({_KEY}){_GAP}*+={_GAP}*+\"([^\"]*+)\""
+                      rf"|({_KEY}){_GAP}*+=(?={_GAP}*+\Z|{_GAP}++{_KEY}{_GAP}*+=)"
                       r"|(\"[^\"]*+\")|([^\s=\]\"'“”‘’„«»]++)")
-"""A pair ``key="value"`` (free spacing around "="), a bare ``"quoted"`` word, or a bare word
-with no quote, "=" or "]" in it. In a plain body the grammar reads each as one token or two
-(``KEY_IS`` and ``QUOTED``): the quote follows "=" or spacing, so it opens a value; a bare word
-starts with no quote, and a ``KEY_IS`` would need an "=" after it, which only ever follows a key."""
+"""A pair ``key="value"`` (free spacing around "="), a bare ``key=`` last or before the next key,
+a bare ``"quoted"`` word, or a bare word with no quote, "=" or "]" in it. In a plain body the
+grammar reads each as one token or two (``KEY_IS``, ``QUOTED``): the quote follows "=" or
+spacing, so it opens a value; a bare word starts with no quote, and a ``KEY_IS`` would need an
+"=" after it, which only ever follows a key; a ``KEY_IS`` followed by another has no value."""
 
 _PLAIN_BODY: Final = re.compile(
     rf"{_GAP}*+(?:(?:{_PLAIN_PART})(?:{_GAP}++(?:{_PLAIN_PART}))*+)?{_GAP}*+")
@@ -369,8 +374,9 @@ def _plain_parts(body: str) -> list[_Part] | None:
     """
     if _PLAIN_BODY.fullmatch(body) is None:
         return None
-    return [_Part(key.lower(), value) if key else _Part(None, quoted[1:-1] if quoted else word)
-            for key, value, quoted, word in _PLAIN_PARTS.findall(body)]
+    return [_Part(key.lower(), value) if key else _Part(bare_key.lower(), "") if bare_key
+            else _Part(None, quoted[1:-1] if quoted else word)
+            for key, value, bare_key, quoted, word in _PLAIN_PARTS.findall(body)]
 
 
 def _body_of(family: str, body: str, reading: _Reading) -> _Body:
