@@ -131,8 +131,8 @@ class TagStream:
         self._held_len += len(chunk)
         if self._offset + self._held_len >= MAX_REPLY_CHARS:
             return self._past_limit()
-        if "]" not in chunk and self._still_held():
-            return []
+        if "]" not in chunk and (header := self._header_at()) is not None:
+            return self._prose_before(header) if header else []
         if self._held_len > self._RESCAN_BELOW and self._held_len * 8 < self._read_at * 9:
             return []
         return self._release(final=False)
@@ -146,19 +146,29 @@ class TagStream:
         self._offset += len(chunk)
         return True
 
-    def _still_held(self) -> bool:
-        """Whether the held text, a chunk with no ``]`` added, is still only the start of a tag:
-        the start of its header (``[skill_ch``) or an open tag, which only a ``]`` can close.
-        Then reading it again would hold it all again."""
+    def _header_at(self) -> int | None:
+        """Where a tag may be starting in the held text, a chunk with no ``]`` added, when that is
+        all reading it again would tell: 0 when it is all the start of a tag (the start of its
+        header, ``[skill_ch``, or an open tag, which only a ``]`` can close); the index of a
+        header being written after prose with no ``[`` in it (``s. [skill_ch``). None: read it."""
         if self._open_tag:
-            return True
+            return 0
         if self._held_len > _HEADER_MAX:
-            return False
+            return None
         held = self.held
-        if tail_hold(held, 0) == 0:
-            return True
+        at = tail_hold(held, 0)
+        if at == 0 or (at < len(held) and held.find("[") == at):
+            return at
         self._open_tag = "]" not in held and opens_tag(held)
-        return self._open_tag
+        return 0 if self._open_tag else None
+
+    def _prose_before(self, header: int) -> list[Piece]:
+        """Pass on the held text before ``header`` as the prose it is (no tag or marker starts
+        without a "["), and hold the rest."""
+        held = self.held
+        self._pending, self._held_len = [held[header:]], len(held) - header
+        self._read_at = self._held_len
+        return self._prose(held[:header])
 
     def close(self) -> list[Piece]:
         """The reply is complete: flush what was held (an unclosed tag is prose)."""
