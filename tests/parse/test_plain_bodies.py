@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from middleware.parse import parse
-from middleware.segments import Segment
+from middleware.parse import TagStream, merge_text, parse
+from middleware.segments import Segment, Text
 
 front = import_module("middleware.parse")  # the module: the package exports its ``parse``
 
@@ -131,3 +131,22 @@ def test_a_reply_parses_the_same_with_and_without_the_quick_reading(
     """What a user sees: the same segments, attributes, bare words and problems."""
     text = prose.join(f"[{family}:{body}]" for family, body in tags) + prose
     assert without_quick_reading(text) == parse(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(FAMILIES), plain_body() | near_miss()), max_size=4),
+       st.sampled_from(["", "Rain. ", "a [skill", "[x] ", "[lo", " [ place "]), st.integers(1, 9))
+def test_streamed_in_small_pieces_a_reply_reads_as_whole(
+        tags: list[tuple[str, str]], prose: str, size: int) -> None:
+    """Fed as a proxy feeds it, a piece at a time and prose first where it can be, the stream hands
+    out what the whole parse gives: prose before a header still being written goes out at once."""
+    text = prose.join(f"[{family}:{body}]" for family, body in tags) + prose
+    stream, got = TagStream(), []
+    for piece in (text[i:i + size] for i in range(0, len(text), size)):
+        got += [Text(piece, stream_at(got), stream_at(got) + len(piece))] \
+            if stream.prose(piece) else stream.feed(piece)
+    assert merge_text(parse(text)) == merge_text([*got, *stream.close()])
+
+
+def stream_at(pieces: list[Segment]) -> int:
+    return pieces[-1].end if pieces else 0
