@@ -28,7 +28,7 @@ from middleware.character.gear import Taken, take_kit
 from middleware.dice import Dice, derive_seed
 from middleware.errors import GameError, StaleStart
 from middleware.logs import get_logger
-from middleware.pipeline import Preview, resolve_reply
+from middleware.pipeline import Preview, ResolvedReply, resolve_reply
 from middleware.records import Record
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
@@ -96,7 +96,7 @@ class Engine:
         row = GameRow(chat=chat, ruleset_id=ruleset.id, ruleset=ruleset.source, seed=seed,
                       options={"dice": dice, **({"layers": list(layers)} if layers else {}),
                                **({"branches": True} if branches else {})},
-                      state=self._state_parts(chat, state))
+                      state=self.stored_state(chat, state))
         await self.store.create_game(row)
         self._rulesets[chat] = self._loaded.setdefault(_digest(row.ruleset), ruleset)
         self._games[chat] = replace(row, state=state.model_dump(mode="json"))
@@ -113,41 +113,44 @@ class Engine:
         seed: int | None = None, dice: Sequence[int] = (), notes: Sequence[Record] = (),
     ) -> Processed:
         """Resolve ``reply`` as a new candidate of ``turn`` and store it (SPEC §3). ``notes`` are
-        records a face adds after the tags' (the proxy's tool loop cut at its bound)."""
-        if key is not None and (found := await self.store.find_candidate(chat, turn, key)):
-            return _processed(found, replayed=True)
+        records a face adds after the tags' (the proxy's tool loop cut at its bound). A ``key`` the
+        turn has seen is found by the store as it writes, in the same step: the reply is resolved,
+        nothing of it is kept, and the stored candidate is returned (``replayed``)."""
         game = await self.game(chat)
         kept, cut = bounded(reply)  # what was resolved is what is kept
         if cut:
             get_logger().warning("candidate-cut", chat=chat, turn=turn, chars=MAX_CANDIDATE_CHARS)
         while True:
             start, after = await self._start_of(chat, turn)
-            turn_seed = self._seed(game, start, turn) if seed is None else seed
-            ctx = Context(ruleset=await self.ruleset(chat), dice=Dice(turn_seed, dice), chat=chat,
-                          turn=turn, odds=self._odds, seed=game.seed)
-            done = resolve_reply(reply, start, ctx)
-            if notes:
-                done = replace(done, records=(*done.records, *notes),
-                               timings=(*done.timings, *(0.0 for _ in notes)))
+            used = self._seed(game, start, turn) if seed is None else seed
+            done = await self._resolve(game, chat, turn, reply, start, Dice(used, dice), notes)
             try:
                 stored = await self.store.add_candidate(CandidateRow(
-                    chat=chat, turn=turn, index=-1, key=key, seed=turn_seed, reply=kept,
+                    chat=chat, turn=turn, index=-1, key=key, seed=used, reply=kept,
                     text=done.text, records=Encoded(records_json(done.records)),
-                    state=self._state_parts(chat, done.state)), after)
+                    state=self.stored_state(chat, done.state)), after)
+                break
             except (StaleStart, GameError):
                 if after is None:
                     raise
                 self._forget(chat, turn - 1)  # read S(turn-1) again, then resolve again
-                continue
-            break
         if stored.replayed:  # a concurrent call with the same key stored it first
             return _processed(stored, replayed=True)
-        seed = turn_seed
         done.log(chat=chat, turn=turn, candidate=stored.index)
         # The store selects the new candidate, so this state is S(turn) until an event or a
         # select changes the turn; keeping the objects lets the next turn reuse evaluated sheets.
         self._remember(chat, turn, (stored.index, 0), done.state)
-        return Processed(chat, turn, stored.index, seed, done.text, done.records, done.state)
+        return Processed(chat, turn, stored.index, used, done.text, done.records, done.state)
+
+    async def _resolve(self, game: GameRow, chat: str, turn: int, reply: str, start: GameState,
+                       dice: Dice, notes: Sequence[Record]) -> ResolvedReply:
+        ctx = Context(ruleset=await self.ruleset(chat), dice=dice, chat=chat, turn=turn,
+                      odds=self._odds, seed=game.seed)
+        done = resolve_reply(reply, start, ctx)
+        if notes:
+            done = replace(done, records=(*done.records, *notes),
+                           timings=(*done.timings, *(0.0 for _ in notes)))
+        return done
 
     async def _start_of(self, chat: str, turn: int) -> tuple[GameState, Start | None]:
         """S(turn-1), and what the store must still hold of turn ``turn-1`` for a candidate
@@ -314,7 +317,7 @@ class Engine:
                   state: GameState) -> None:
         self._states[(chat, turn)] = (fingerprint, state)
 
-    def _state_parts(self, chat: str, state: GameState) -> Parted:
+    def stored_state(self, chat: str, state: GameState) -> Parted:
         """``state`` as a candidate stores it, in parts. A reply whose tags changed nothing
         (narration and checks) ends on the very state it started from, the one the chat's last
         candidate stored: it is written once, not on every reply (states are never changed in

@@ -26,7 +26,7 @@ from middleware.dice import Dice, derive_seed
 from middleware.engine import Engine, Processed
 from middleware.parse import parse
 from middleware.pipeline import Preview, resolve_reply
-from middleware.records import Record, model_json
+from middleware.records import Record
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
 from middleware.rules.resolution import DiceSum, RollAgainst
@@ -161,7 +161,7 @@ async def _store(engine: Engine, chat: str, turn: int, key: str, seed: int, repl
                  text: str, records: tuple[Record, ...], state: GameState) -> Processed:
     stored = await engine.store.add_candidate(CandidateRow(
         chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=text,
-        records=Encoded(records_json(records)), state=Encoded(model_json(state))))
+        records=Encoded(records_json(records)), state=engine.stored_state(chat, state)))
     if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
         return _processed(stored)
     return Processed(chat, turn, stored.index, seed, text, records, state)

@@ -67,7 +67,7 @@ _FOREIGN = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClien
             TimeoutError)
 _SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
-PARTS_KEPT = 8192
+PARTS_KEPT = 2048
 """Fragments of states kept in memory once read or written (see ``sqlite.PARTS_KEPT``)."""
 
 

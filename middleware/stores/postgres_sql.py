@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS parts (
 -- A candidate in one round trip: lock the turn, check what it starts from, number, insert, select.
 -- Each statement of a volatile function sees what was committed before it began (READ
 -- COMMITTED), so the count after the lock sees every candidate stored before ours. The turn
--- before is share-locked while it is checked: a select or an event there waits for our commit.
+-- before is read, not locked, as a writer that reads it first and then writes reads it.
 -- Returns the new index; -1: the turn does not exist; -2: the turn before changed (p_check);
 -- -3: the key was seen (the caller reads that candidate).
 CREATE OR REPLACE FUNCTION gm_add_candidate(
@@ -86,8 +86,7 @@ BEGIN
     END IF;
     IF p_check THEN
         PERFORM 1 FROM turns WHERE chat = p_chat AND turn = p_before
-            AND selected IS NOT DISTINCT FROM p_selected AND cardinality(events) = p_events
-            FOR SHARE;
+            AND selected IS NOT DISTINCT FROM p_selected AND cardinality(events) = p_events;
         IF NOT FOUND THEN
             RETURN -2;
         END IF;

@@ -57,9 +57,9 @@ from middleware.text import clean
 
 Row = Sequence[Any]
 
-PARTS_KEPT = 8192
-"""Fragments of states kept in memory once read or written (each a character or a run of about 32
-bag stacks, a few KB at most)."""
+PARTS_KEPT = 2048
+"""Fragments of states kept in memory once read or written: each a character or a run of about 32
+bag stacks (about 6 KB), so about 12 MB at most; a state of a 1,000-stack bag has 33."""
 
 
 @contextmanager

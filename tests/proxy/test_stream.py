@@ -24,16 +24,16 @@ from middleware.sheet.party import read_party
 from middleware.stores.memory import MemoryStore
 from tests.branches.helpers import demo_game
 from tests.conftest import ROOT
-from tests.proxy.conftest import ADA, CHECK, ember
+from tests.proxy.conftest import ADA, CHECK, hearth
 
 ROPE = '[inventory: action="add" item="Rope" who="Ada"]'
-REPLY = f"She heaves. {CHECK} It gives. {ROPE} Then [skill_check: skill='Scrap' dc=\"9\"] [place: X"
+REPLY = f"She heaves. {CHECK} It gives. {ROPE} Then [skill_check: skill='Haul' dc=\"9\"] [place: X"
 SEED = 1234
 
 
-async def ember_engine() -> Engine:
+async def hearth_engine() -> Engine:
     engine = Engine(MemoryStore())
-    games = ember()
+    games = hearth()
     await engine.create_game("chat", games.ruleset, [ADA], seed=3)
     await engine.user("chat", 1, "Go.")
     return engine
@@ -58,7 +58,7 @@ def cut(text: str, size: int) -> list[str]:
 async def test_every_cut_of_the_reply_streams_the_stored_text() -> None:
     """Whatever size the model's pieces are (1 to 40 characters), the text sent adds up to
     exactly what ``process`` stores with the same seed: tags resolved, an unclosed one as prose."""
-    engine = await ember_engine()
+    engine = await hearth_engine()
     for size in range(1, 41):
         _, text = await streamed(engine, REPLY, cut(REPLY, size))
         assert text.endswith(" [place: X")  # never closed: prose, as written
@@ -67,19 +67,19 @@ async def test_every_cut_of_the_reply_streams_the_stored_text() -> None:
 async def test_prose_goes_out_at_once_and_a_tag_only_when_it_closes() -> None:
     """Prose before a tag is sent with the piece that brings it; the tag's start is held until
     its ``]`` arrives, then the resolved tag goes out whole."""
-    engine = await ember_engine()
+    engine = await hearth_engine()
     sent, _ = await streamed(engine, f"Hello {CHECK} bye",
-                             ["Hello [skill_ch", 'eck: skill="Scrap" ', 'dc="8"] b', "ye"])
+                             ["Hello [skill_ch", 'eck: skill="Haul" ', 'dc="8"] b', "ye"])
     assert ("Hello ", "") == (sent[0], sent[1])
-    assert sent[2].startswith('[skill_check: skill="Scrap" dc="8" rolls="')
+    assert sent[2].startswith('[skill_check: skill="Haul" dc="8" rolls="')
     assert sent[2].endswith('"] b')
     assert ("ye", "") == (sent[3], sent[4])
 
 
 async def test_without_a_market_an_inventory_tag_streams_when_it_closes() -> None:
-    """Ember Roads has no market, so nothing can re-price an ``[inventory:]`` later: it is sent
+    """Hearth and Haul has no market, so nothing can re-price an ``[inventory:]`` later: it is sent
     as soon as it closes."""
-    engine = await ember_engine()
+    engine = await hearth_engine()
     sent, _ = await streamed(engine, f"{ROPE} and on", [ROPE, " and on"])
     assert sent[0].startswith('[inventory: action="add" item="Rope" count="1"')
 
@@ -108,7 +108,7 @@ async def test_every_tag_of_a_long_reply_streams_as_it_closes() -> None:
     """A reply of 100 checks: each goes out resolved with the piece that closes it, none waits
     for the end (the stream resolves only the tag that closed), and they add up to the stored
     candidate."""
-    engine = await ember_engine()
+    engine = await hearth_engine()
     reply = " ".join([CHECK] * 100)
     sent, text = await streamed(engine, reply, [f"{CHECK} " for _ in range(99)] + [CHECK])
     assert [1] * 100 == [piece.count("rolls=") for piece in sent[:-1]]
@@ -188,7 +188,7 @@ async def test_a_continue_streams_each_check_with_the_dice_it_is_stored_with() -
     """A Continue adding three checks to a stored candidate, streamed a check at a time: each goes
     out as it closes, and what was sent is exactly the addition stored (its own dice, thrown on
     from the first check to the last, as ``extend`` throws them)."""
-    engine = await ember_engine()
+    engine = await hearth_engine()
     base = await engine.process("chat", 1, f"She starts. {CHECK}", seed=SEED)
     more = f" Again {CHECK} and again {CHECK} and once more {CHECK}."
     preview = await extender(engine, "chat", 1, base.candidate,
