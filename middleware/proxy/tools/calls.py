@@ -108,12 +108,14 @@ class CallReader:
                 for i, c in sorted(self._calls.items())]
 
 
-def calls_of(message: Mapping[str, object]) -> list[ToolCall]:
+def calls_of(message: Mapping[str, JsonValue]) -> list[ToolCall]:
     """The calls of a non-streaming answer's message (entries of the wrong shape are skipped)."""
     listed = message.get("tool_calls")
     calls = []
     for i, entry in enumerate(listed if isinstance(listed, list) else ()):
-        function = entry.get("function") if isinstance(entry, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        function = entry.get("function")
         name = function.get("name") if isinstance(function, dict) else None
         if not isinstance(function, dict) or not isinstance(name, str):
             continue
