@@ -1,5 +1,7 @@
 """The lines the Game Master and the player read about an item, as the page words them
-(ITM-ENTRY-07, ITM-ENTRY-17..22, ITM-MONEY-06/17)."""
+(ITM-ENTRY-07, ITM-ENTRY-17..22, ITM-MONEY-06/17). The page's example line and the features no
+bundled ruleset has (hidden stats, combat effects) read the peer's files; cost, worn, carried,
+use and charges lines read Hearth and Haul, Brass Fair and Lantern and Ledger."""
 
 from __future__ import annotations
 
@@ -15,10 +17,22 @@ from middleware.items.describe import (
     use_text,
 )
 from middleware.items.words import words_of
-from middleware.rules import load_ruleset
+from middleware.rules import Ruleset, load_ruleset
+from tests import rulesets
 from tests.conftest import compat_json
 from tests.rulesets import compat_ruleset as ruleset
 from tests.rulesets import item_of
+
+
+def bundled(ruleset_id: str) -> Ruleset:
+    return rulesets.ruleset(ruleset_id)
+
+
+def mine(ruleset_id: str, ref: str) -> RulesetItem:
+    """An item of a bundled ruleset, by ref."""
+    found = item_index(bundled(ruleset_id)).by_ref(ref)
+    assert found is not None
+    return found
 
 
 def item(name: str, ref: str) -> RulesetItem:
@@ -57,32 +71,29 @@ def test_a_stat_not_prompt_visible_is_never_shown() -> None:
 
 
 def test_cost() -> None:
-    """ITM-ENTRY-07 / ITM-MONEY-06: ``costs 3 shillings``; no cost, no text."""
-    index = item_index(ruleset("gravewatch.json"))
-    assert "costs 3 shillings" == cost_text(item("gravewatch.json", "kit/grave-spade").item,
-                                            index)
-    assert None is cost_text(item("gravewatch.json", "kit/widows-ring").item, index)
+    """ITM-ENTRY-07 / ITM-MONEY-06: Hearth and Haul's rope ``costs 1 shilling``; the Ward bell
+    has no cost, so no text."""
+    index = item_index(bundled("hearth-and-haul"))
+    assert "costs 1 shilling" == cost_text(mine("hearth-and-haul", "pack/rope").item, index)
+    assert None is cost_text(mine("hearth-and-haul", "pack/ward-bell").item, index)
 
 
 def test_a_single_coin_by_its_one_name() -> None:
-    """ITM-MONEY-17: a price of one coin uses ``one`` where declared, else ``label``."""
-    raw: dict[str, Any] = compat_json("gravewatch.json")
-    raw["items"]["currencies"][0]["units"][0]["one"] = "penny"
-    item_of(raw, "kit/shot-and-powder")["cost"]["amount"] = 1
-    index = item_index(load_ruleset(raw))
-    powder = index.by_ref("kit/shot-and-powder")
-    assert powder is not None
-    assert "costs 1 penny" == cost_text(powder.item, index)
-    assert "costs 1 shillings" == cost_text(item("gravewatch.json", "kit/litany-page").item,
-                                            item_index(ruleset("gravewatch.json")))
+    """ITM-MONEY-17: a price of one coin uses ``one`` where declared (Brass Fair's crown), else
+    ``label`` (Lantern and Ledger's groats)."""
+    assert "costs 1 crown" == cost_text(mine("brass-fair", "wares/hand-axe").item,
+                                        item_index(bundled("brass-fair")))
+    assert "costs 1 groats" == cost_text(mine("lantern-and-ledger", "chandlery/hooked-pole").item,
+                                         item_index(bundled("lantern-and-ledger")))
 
 
 def test_worn_effect_for_the_player_and_the_gm() -> None:
-    """ITM-ENTRY-19: "While worn: -1 on checks (Sneak)" and ``worn: -1 on checks (Sneak)``."""
-    words = words_of(ruleset("ember-roads.json"))
-    coat = item("ember-roads.json", "outfitter/leather-coat").item
+    """ITM-ENTRY-19: Hearth and Haul's oilskin coat: "While worn: -1 on checks (Scout)" and
+    ``worn: -1 on checks (Scout)``."""
+    words = words_of(bundled("hearth-and-haul"))
+    coat = mine("hearth-and-haul", "pack/oilskin").item
     assert coat.worn is not None
-    assert ("While worn: -1 on checks (Sneak)", "worn: -1 on checks (Sneak)") == \
+    assert ("While worn: -1 on checks (Scout)", "worn: -1 on checks (Scout)") == \
         (effect_text("worn", coat.worn, words, gm=False),
          effect_text("worn", coat.worn, words, gm=True))
 
@@ -100,41 +111,41 @@ def test_combat_parts_of_a_worn_effect() -> None:
 
 
 def test_carried_effect() -> None:
-    """ITM-ENTRY-19 / ITM-CHECK-04: the waystone carried helps Sway and resists burn."""
-    words = words_of(ruleset("ember-roads.json"))
-    stone = item("ember-roads.json", "outfitter/waystone").item
-    assert stone.carried is not None
-    assert "carried: +1 on checks (Sway), resists burn" == \
-        effect_text("carried", stone.carried, words, gm=True)
+    """ITM-ENTRY-19 / ITM-CHECK-04: Brass Fair's lamp charm carried helps Ward."""
+    words = words_of(bundled("brass-fair"))
+    charm = mine("brass-fair", "wares/lamp-charm").item
+    assert charm.carried is not None
+    assert "carried: +1 on checks (Ward)" == effect_text("carried", charm.carried, words, gm=True)
 
 
 def test_use_for_the_player() -> None:
-    """ITM-ENTRY-22: "Use (Action): heals 1d4 + 1, range 0 paces, used up"."""
-    words = words_of(ruleset("ember-roads.json"))
-    assert "Use (Action): heals 1d4 + 1, range 0 paces, used up" == \
-        use_text(item("ember-roads.json", "outfitter/poultice").item, words, gm=False)
+    """ITM-ENTRY-22: Hearth and Haul's bitter tonic, in a ruleset without combat budgets (the
+    budget is named by its id): "Use (act): restores 1 Grit, used up"."""
+    words = words_of(bundled("hearth-and-haul"))
+    assert "Use (act): restores 1 Grit, used up" == \
+        use_text(mine("hearth-and-haul", "pack/tonic").item, words, gm=False)
 
 
 def test_use_for_the_gm() -> None:
-    """ITM-ENTRY-22: ``use (Act): Steel 7 save negates it, Rattled, 1 of 3 charges``."""
-    words = words_of(ruleset("gravewatch.json"))
-    assert "use (Act): Steel 7 save negates it, Rattled, 1 of 3 charges" == \
-        use_text(item("gravewatch.json", "kit/dawn-bell").item, words, gm=True)
-    assert None is use_text(item("gravewatch.json", "kit/grave-spade").item, words, gm=True)
+    """ITM-ENTRY-22: ``use (act): restores 1 Grit, 1 of 3 charges`` (the Ward bell); the ash
+    spear has no use."""
+    words = words_of(bundled("hearth-and-haul"))
+    assert "use (act): restores 1 Grit, 1 of 3 charges" == \
+        use_text(mine("hearth-and-haul", "pack/ward-bell").item, words, gm=True)
+    assert None is use_text(mine("hearth-and-haul", "pack/ash-spear").item, words, gm=True)
 
 
 def test_charges_left() -> None:
     """ITM-ENTRY-22 / ITM-USE-14: "2 of 3 charges left"; an item without charges has none."""
-    bell = item("gravewatch.json", "kit/dawn-bell").item
+    bell = mine("hearth-and-haul", "pack/ward-bell").item
     assert "2 of 3 charges left" == charges_left(2, bell)
-    assert None is charges_left(2, item("gravewatch.json", "kit/grave-spade").item)
+    assert None is charges_left(2, mine("hearth-and-haul", "pack/ash-spear").item)
 
 
 def test_the_whole_gm_inventory_line() -> None:
     """ITM-ENTRY-18/19/22: the item line, then cost, worn, use and charges left after ``; ``."""
-    rules = ruleset("gravewatch.json")
-    bell = item("gravewatch.json", "kit/dawn-bell")
-    assert "Dawn bell [Token, Relic, Easily hidden]; worn: +1 on checks (Ward), immune to " \
-           "Rattled; use (Act): Steel 7 save negates it, Rattled, 1 of 3 charges; " \
-           "2 of 3 charges left" == \
+    rules = bundled("hearth-and-haul")
+    bell = mine("hearth-and-haul", "pack/ward-bell")
+    assert "Ward bell [Charm, Rare; Weight 1]; worn: +1 on checks (Ward); use (act): restores " \
+           "1 Grit, 1 of 3 charges; 2 of 3 charges left" == \
         gm_item_line(bell, item_index(rules), words_of(rules), charges=2)
