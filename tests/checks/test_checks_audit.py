@@ -32,7 +32,7 @@ from tests.checks.pool_helpers import (
     resolve,
 )
 from tests.rules.kind_examples import BLADES, GENESYS, ruleset_with
-from tests.rulesets import bundled_json
+from tests.rulesets import bundled_json, ruleset
 
 SHEET_MATH: dict[str, Any] = {
     "abilityModifier": {"op": "identity"},
@@ -86,7 +86,7 @@ def pools(state: GameState, pool: str = "resolve") -> dict[str, int]:
 
 
 def tidemark() -> Ruleset:
-    return load_ruleset(bundled_json("tidemark-d20"))
+    return ruleset("tidemark-d20")
 
 
 # --- CHK-COMMON -----------------------------------------------------------------------------

@@ -79,9 +79,12 @@ def test_importing_the_package_imports_none_of_its_engine() -> None:
 
 def test_a_public_name_brings_its_module_when_first_used() -> None:
     """The first use of ``middleware.Engine`` imports the engine; the grammar is built only when
-    a reply is first parsed."""
+    a tag body first needs it (a plain one, ``key="value"`` pairs and bare words, is read without
+    it)."""
     found = _probe("import middleware\nmiddleware.Engine\nreport()\n")
     assert "middleware.engine" in found["modules"]
     assert 0 == found["parsers"]
     found = _probe("import middleware\nmiddleware.parse('[dice: 1d6]')\nreport()\n")
+    assert 0 == found["parsers"]
+    found = _probe("import middleware\nmiddleware.parse(\"[loot: table='x']\")\nreport()\n")
     assert 1 == found["parsers"]
