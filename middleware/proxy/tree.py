@@ -145,6 +145,13 @@ def route_headers(route: Route) -> dict[str, str]:
     return headers
 
 
+def named_chat(headers: Mapping[str, str], ask: ChatRequest, identity: Identity) -> str:
+    """The chat the request names (a header, the ``user`` field), else its opening's digest, as
+    ``identity`` stores it: where ``route`` looks first."""
+    given = given_id(headers, ask.body)
+    return identity.chat(given if given is not None else chat_id({}, ask.messages))
+
+
 def given_id(headers: Mapping[str, str], body: Mapping[str, Any]) -> str | None:
     """The chat id the client names: a header, else the OpenAI ``user`` field; None without."""
     for name in ID_HEADERS:
