@@ -85,7 +85,7 @@ class ChatTree:
                     identity: Identity) -> tuple[str | None, int]:
         """The stored chat of ``identity``'s the history follows furthest, and its turn offset."""
         roots = {named} if named else {hashed} | self._roots_of(history, identity)
-        best: tuple[int, int, int, str, int] | None = None
+        best: tuple[int, int, bool, int, str, int] | None = None
         for root in sorted(roots):
             for chat in await family(self.engine, root):
                 await self.index.seed(self.engine, chat)
@@ -93,9 +93,11 @@ class ChatTree:
                 if aligned is None:
                     continue
                 kept = await self._on_path(history, chat, aligned[0])
-                score = (aligned[1], kept, -len(chat), chat, aligned[0])
-                best = score if best is None or score[:3] > best[:3] else best
-        return (best[3], best[4]) if best else (None, 0)
+                # on a tie (two chats that rolled the same stored the same text), the chat the
+                # history's opening names
+                score = (aligned[1], kept, root == hashed, -len(chat), chat, aligned[0])
+                best = score if best is None or score[:4] > best[:4] else best
+        return (best[4], best[5]) if best else (None, 0)
 
     async def _on_path(self, history: History, chat: str, offset: int) -> int:
         """How many replies sent back are the selected candidate of their turn on ``chat``."""
