@@ -279,3 +279,20 @@ async def test_a_reply_stored_at_two_turns_does_not_shift_the_turn(fair: Proxy) 
     chat = one["gm"]["chat"]
     assert (chat, 3) == (again["gm"]["chat"], again["gm"]["turn"])
     assert [(1, 0), (1, 0), (2, 1)] == await tree(fair, chat)
+
+
+async def test_two_chats_that_stored_the_same_reply_each_keep_their_own_game(fair: Proxy) -> None:
+    """Two chats (different openings, no id) whose model wrote the same untagged reply: their
+    stored texts are equal, so the replies sent back match both chats alike, and each history
+    plays on in the chat its opening names — no edited candidate, no branch."""
+    first, second = (history("We set out.", system=f"{SYSTEM} Table {n}.") for n in (1, 2))
+    for messages in (first, second):
+        fair.model.replies.append("They walk on.")
+        assert 200 == (await fair.ask(messages)).status_code
+    for messages in (second, first):
+        fair.model.replies.append("The road bends.")
+        answer = await fair.ask([*messages, {"role": "assistant", "content": "They walk on."},
+                                 {"role": "user", "content": "On we go."}])
+        assert (chat_for(messages), "2") == (answer.headers["x-gm-chat"],
+                                             answer.headers["x-gm-turn"])
+        assert [(1, 0), (1, 0)] == await tree(fair, chat_for(messages))
