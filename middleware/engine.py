@@ -4,13 +4,19 @@
 pure ``resolve_reply``, and stores the candidate in one transaction. A regenerated reply is another
 candidate of the same turn and starts again from S(n-1); a retry with a seen key returns the stored
 candidate with no new dice.
+
+States are written in parts (``stores.parts.StateWriter``): a candidate stores the parts of its
+state that changed and refers to the rest. The engine keeps the states it has read or made, with
+what the store said of their turn when it read them; when it already holds S(n-1), a candidate is
+stored in one step that also checks S(n-1) still stands (``stores.base.Start``), and read again
+only when it does not (another writer selected, added an event).
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -20,18 +26,19 @@ from cachetools import LRUCache
 from middleware.character.events import apply_event
 from middleware.character.gear import Taken, take_kit
 from middleware.dice import Dice, derive_seed
-from middleware.errors import GameError
+from middleware.errors import GameError, StaleStart
 from middleware.logs import get_logger
-from middleware.pipeline import ResolvedReply, resolve_reply
-from middleware.records import Record, model_json
+from middleware.pipeline import Preview, ResolvedReply, resolve_reply
+from middleware.records import Record
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
 from middleware.rules.layers import layer_problem, removed
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
-from middleware.stores.base import CandidateRow, GameRow, Store
-from middleware.stores.codec import Encoded
+from middleware.stores.base import CandidateRow, GameRow, Start, Store
+from middleware.stores.codec import Encoded, Parted
+from middleware.stores.parts import StateWriter
 from middleware.text import MAX_CANDIDATE_CHARS, bounded
 
 
@@ -63,7 +70,10 @@ class Engine:
         self._games: LRUCache[str, GameRow] = LRUCache(maxsize=chats)
         self._states: LRUCache[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
             LRUCache(maxsize=4 * chats)
-        self._written: LRUCache[str, tuple[GameState, str]] = LRUCache(maxsize=chats)
+        self._written: LRUCache[str, tuple[GameState, Parted]] = LRUCache(maxsize=chats)
+        self._writer = StateWriter()
+        self._last: LRUCache[str, int] = LRUCache(maxsize=chats)
+        """The last turn each chat is known to have started (turns are never taken away)."""
         # Rulesets by their source's digest: the games of a proxy all play one ruleset, and a game
         # read back after eviction must get that same object (and all derived from it) back, not
         # a new copy per chat that every per-ruleset cache would keep too.
@@ -86,10 +96,12 @@ class Engine:
         row = GameRow(chat=chat, ruleset_id=ruleset.id, ruleset=ruleset.source, seed=seed,
                       options={"dice": dice, **({"layers": list(layers)} if layers else {}),
                                **({"branches": True} if branches else {})},
-                      state=state.model_dump(mode="json"))
+                      state=self.stored_state(chat, state))
         await self.store.create_game(row)
         self._rulesets[chat] = self._loaded.setdefault(_digest(row.ruleset), ruleset)
-        self._games[chat] = row
+        self._games[chat] = replace(row, state=state.model_dump(mode="json"))
+        self._last[chat] = 0
+        self._remember(chat, 0, (None, 0), state)
         return state
 
     async def user(self, chat: str, turn: int, text: str) -> None:
@@ -101,33 +113,63 @@ class Engine:
         seed: int | None = None, dice: Sequence[int] = (), notes: Sequence[Record] = (),
     ) -> Processed:
         """Resolve ``reply`` as a new candidate of ``turn`` and store it (SPEC §3). ``notes`` are
-        records a face adds after the tags' (the proxy's tool loop cut at its bound)."""
-        if key is not None and (found := await self.store.find_candidate(chat, turn, key)):
-            return _processed(found, replayed=True)
+        records a face adds after the tags' (the proxy's tool loop cut at its bound). A ``key`` the
+        turn has seen is found by the store as it writes, in the same step: the reply is resolved,
+        nothing of it is kept, and the stored candidate is returned (``replayed``)."""
         game = await self.game(chat)
-        await self._open_turn(chat, turn, "")
-        start = await self.state_after(chat, turn - 1)
-        seed = self._seed(game, start, turn) if seed is None else seed
-        ctx = Context(ruleset=await self.ruleset(chat), dice=Dice(seed, dice), chat=chat,
-                      turn=turn, odds=self._odds, seed=game.seed)
-        done = resolve_reply(reply, start, ctx)
-        if notes:
-            done = replace(done, records=(*done.records, *notes),
-                           timings=(*done.timings, *(0.0 for _ in notes)))
-        reply, cut = bounded(reply)  # what was resolved is what is kept
+        kept, cut = bounded(reply)  # what was resolved is what is kept
         if cut:
             get_logger().warning("candidate-cut", chat=chat, turn=turn, chars=MAX_CANDIDATE_CHARS)
-        stored = await self.store.add_candidate(CandidateRow(
-            chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=done.text,
-            records=Encoded(records_json(done.records)),
-            state=Encoded(self._state_json(chat, done.state))))
+        while True:
+            start, after = await self._start_of(chat, turn)
+            used = self._seed(game, start, turn) if seed is None else seed
+            done = await self._resolve(game, chat, turn, reply, start, Dice(used, dice), notes)
+            try:
+                stored = await self.store.add_candidate(CandidateRow(
+                    chat=chat, turn=turn, index=-1, key=key, seed=used, reply=kept,
+                    text=done.text, records=Encoded(records_json(done.records)),
+                    state=self.stored_state(chat, done.state)), after)
+                break
+            except (StaleStart, GameError):
+                if after is None:
+                    raise
+                self._forget(chat, turn - 1)  # read S(turn-1) again, then resolve again
         if stored.replayed:  # a concurrent call with the same key stored it first
             return _processed(stored, replayed=True)
         done.log(chat=chat, turn=turn, candidate=stored.index)
         # The store selects the new candidate, so this state is S(turn) until an event or a
         # select changes the turn; keeping the objects lets the next turn reuse evaluated sheets.
         self._remember(chat, turn, (stored.index, 0), done.state)
-        return Processed(chat, turn, stored.index, seed, done.text, done.records, done.state)
+        return Processed(chat, turn, stored.index, used, done.text, done.records, done.state)
+
+    async def _resolve(self, game: GameRow, chat: str, turn: int, reply: str, start: GameState,
+                       dice: Dice, notes: Sequence[Record]) -> ResolvedReply:
+        ctx = Context(ruleset=await self.ruleset(chat), dice=dice, chat=chat, turn=turn,
+                      odds=self._odds, seed=game.seed)
+        done = resolve_reply(reply, start, ctx)
+        if notes:
+            done = replace(done, records=(*done.records, *notes),
+                           timings=(*done.timings, *(0.0 for _ in notes)))
+        return done
+
+    async def _start_of(self, chat: str, turn: int) -> tuple[GameState, Start | None]:
+        """S(turn-1), and what the store must still hold of turn ``turn-1`` for a candidate
+        resolved on it: taken from memory when the engine holds both (the store checks it as it
+        writes), else read from the store (``None``: nothing left to check)."""
+        if self._last.get(chat, -1) >= turn:
+            hit = self._states.get((chat, turn - 1))
+            if hit is not None and turn == 1:
+                return hit[1], None  # S(0) never changes
+            if hit is not None and hit[0][0] is not None:
+                selected, events = hit[0]
+                return hit[1], Start(turn - 1, selected, events)
+        await self._open_turn(chat, turn, "")
+        return await self.state_after(chat, turn - 1), None
+
+    def _forget(self, chat: str, turn: int) -> None:
+        """Drop what the engine holds of ``turn`` and of where the chat stands."""
+        self._states.pop((chat, turn), None)
+        self._last.pop(chat, None)
 
     async def retried(self, chat: str, turn: int, key: str) -> Processed | None:
         """The candidate of ``turn`` stored with retry ``key``, or None (SPEC §3): lets a face
@@ -140,18 +182,16 @@ class Engine:
         turn's own), for a face that must know it before the reply is complete (SPEC §7)."""
         return self._seed(await self.game(chat), await self.state_after(chat, turn - 1), turn)
 
-    async def previewer(self, chat: str, turn: int, seed: int) -> Callable[[str], ResolvedReply]:
+    async def previewer(self, chat: str, turn: int, seed: int) -> Preview:
         """What ``process(chat, turn, reply, seed=seed)`` would write for ``reply``, stored nowhere:
         the proxy resolves each tag of a streamed reply as it closes (SPEC §7)."""
         game, ruleset = await self.game(chat), await self.ruleset(chat)
-        start = await self.state_after(chat, turn - 1)
 
-        def preview(reply: str) -> ResolvedReply:
-            ctx = Context(ruleset=ruleset, dice=Dice(seed), chat=chat, turn=turn,
-                          odds=self._odds, seed=game.seed)
-            return resolve_reply(reply, start, ctx)
+        def context() -> Context:
+            return Context(ruleset=ruleset, dice=Dice(seed), chat=chat, turn=turn,
+                           odds=self._odds, seed=game.seed)
 
-        return preview
+        return Preview(await self.state_after(chat, turn - 1), context)
 
     async def select(self, chat: str, turn: int, candidate: int) -> None:
         """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back).
@@ -169,6 +209,7 @@ class Engine:
                     f"turn {turn}; selecting candidate {candidate} would leave it on a state "
                     f"its start no longer has: fork at turn {turn - 1} to play it instead")
         await self.store.select(chat, turn, candidate)
+        self._states.pop((chat, turn), None)
 
     async def _built_on(self, chat: str, turn: int) -> int | None:
         """The first turn after ``turn`` with a candidate (played on S(turn)), or None."""
@@ -276,23 +317,29 @@ class Engine:
                   state: GameState) -> None:
         self._states[(chat, turn)] = (fingerprint, state)
 
-    def _state_json(self, chat: str, state: GameState) -> str:
-        """``state`` as the JSON a candidate stores. A reply whose tags changed nothing (narration
-        and checks) ends on the very state it started from, the one the chat's last candidate
-        stored: its text is written once, not on every reply (states are never changed in place).
-        """
+    def stored_state(self, chat: str, state: GameState) -> Parted:
+        """``state`` as a candidate stores it, in parts. A reply whose tags changed nothing
+        (narration and checks) ends on the very state it started from, the one the chat's last
+        candidate stored: it is written once, not on every reply (states are never changed in
+        place), and its unchanged parts are shared with the states before it."""
         written = self._written.get(chat)
         if written is None or written[0] is not state:
-            written = self._written[chat] = (state, model_json(state))
+            written = self._written[chat] = (state, self._writer.write(state))
         return written[1]
 
     async def _open_turn(self, chat: str, turn: int, user_text: str) -> None:
-        """Start ``turn`` if it is the next one; a turn further ahead is an API error."""
-        last = await self.store.last_turn(chat)
+        """Start ``turn`` if it is the next one; a turn further ahead is an API error. A turn
+        the engine knows was started needs no trip to the store; the one after it is started
+        at once (starting a turn that exists keeps it as it is)."""
+        known = self._last.get(chat, -1)
+        if 1 <= turn <= known:
+            return
+        last = known if turn == known + 1 else await self.store.last_turn(chat)
         if not 1 <= turn <= last + 1:
             raise GameError(f"chat {chat!r} is at turn {last}; turn {turn} cannot be played")
         if turn == last + 1:
             await self.store.start_turn(chat, turn, user_text)
+        self._last[chat] = max(last, turn)
 
     @staticmethod
     def _seed(game: GameRow, start: GameState, turn: int) -> int:

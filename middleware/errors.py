@@ -12,6 +12,7 @@ bad configuration, bad saved data and bugs::
     ├── GameError           an API call names a game, turn or candidate that does not exist
     ├── DiceError           a scripted face is outside its die
     ├── StoreError          the store could not read or write (the foreign error is chained)
+    │   └── StaleStart          a candidate's turn-start state changed since it was read
     ├── RequestError        a proxy request is malformed (answered 400)
     │   └── RequestTooLarge     its body is over the proxy's limit (answered 413)
     └── UpstreamError       the upstream model server failed, refused or was unreachable
@@ -91,6 +92,11 @@ class DiceError(GMError):
 
 class StoreError(GMError):
     """A store could not read or write; the underlying error is chained with ``from``."""
+
+
+class StaleStart(StoreError):
+    """A candidate was not stored: the state its turn starts from changed since it was read (a
+    writer elsewhere selected, added an event). The engine reads the state again and retries."""
 
 
 class RequestError(GMError):

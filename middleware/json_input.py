@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import NoReturn
+
+from pydantic import JsonValue
 
 MAX_DEPTH = 128
 """The deepest nesting of arrays and objects read (a ruleset nests about a dozen deep)."""
@@ -24,11 +26,15 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 
 
+JsonObject = dict[str, JsonValue]
+"""A JSON object as read: text keys, any JSON value under each (``JsonValue``, pydantic's)."""
+
+
 class JsonInputError(ValueError):
     """JSON that cannot be read, or that is past the bounds above; the message says which."""
 
 
-def read_json(raw: bytes | str, what: str = "the JSON") -> Any:
+def read_json(raw: bytes | str, what: str = "the JSON") -> JsonValue:
     """The JSON value of ``raw`` (UTF-8 when bytes), or ``JsonInputError`` naming ``what``."""
     if isinstance(raw, bytes):
         try:
@@ -37,11 +43,13 @@ def read_json(raw: bytes | str, what: str = "the JSON") -> Any:
             raise JsonInputError(f"{what} is not UTF-8: byte {exc.start} cannot be read") from exc
     _check_depth(raw, what)
     try:
-        return json.loads(raw, parse_constant=_no_constant, parse_int=_int, parse_float=_float)
+        value: JsonValue = json.loads(raw, parse_constant=_no_constant, parse_int=_int,
+                                      parse_float=_float)
     except JsonInputError as exc:
         raise JsonInputError(f"{what}: {exc}") from exc
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:
         raise JsonInputError(f"{what} is not JSON: {exc}") from exc
+    return value
 
 
 def _check_depth(text: str, what: str) -> None:
@@ -53,7 +61,7 @@ def _check_depth(text: str, what: str) -> None:
             raise JsonInputError(f"{what} nests deeper than {MAX_DEPTH} arrays and objects")
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise JsonInputError(f"{name} is not a number JSON allows")
 
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any, TextIO
+from collections.abc import Mapping
+from typing import TextIO
 
 import orjson
 import structlog
+from structlog.typing import FilteringBoundLogger, Processor
 
 
 def configure(level: int = logging.INFO, *, stream: TextIO | None = None) -> None:
     """Configure structlog once for a face (CLI, proxy). Libraries never call this on import."""
     out = stream or sys.stderr
-    renderer: Any = (structlog.dev.ConsoleRenderer() if out.isatty()
+    renderer: Processor = (structlog.dev.ConsoleRenderer() if out.isatty()
                      else structlog.processors.JSONRenderer(serializer=_json_line))
     # One writer for every logger: ``WriteLoggerFactory`` built a new one, looking up its file's
     # lock, on every bind, and the engine binds once per reply.
@@ -32,15 +34,16 @@ def configure(level: int = logging.INFO, *, stream: TextIO | None = None) -> Non
     )
 
 
-_LOGGER = structlog.get_logger("gm_middleware")
+_LOGGER: FilteringBoundLogger = structlog.get_logger("gm_middleware")
 
 
-def get_logger() -> Any:
+def get_logger() -> FilteringBoundLogger:
     """The package's logger: one lazy proxy, which reads structlog's configuration on every bind."""
     return _LOGGER
 
 
-def _json_line(event: dict[str, Any], **options: Any) -> str:
+def _json_line(event: Mapping[str, object], **options: object) -> str:
     """One event as a JSON line, by orjson: the event per tag (SPEC §9) is written on every reply
     the proxy serves, and the standard library's encoder took twice as long as the rest of it."""
-    return orjson.dumps(event, default=options.get("default")).decode()
+    default = options.get("default")
+    return orjson.dumps(event, default=default if callable(default) else None).decode()

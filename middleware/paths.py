@@ -19,14 +19,14 @@ transaction, like ``process``:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from middleware.dice import Dice, derive_seed
 from middleware.engine import Engine, Processed
 from middleware.parse import parse
-from middleware.pipeline import ResolvedReply, resolve_reply
-from middleware.records import Record, model_json
+from middleware.pipeline import Preview, resolve_reply
+from middleware.records import Record
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
 from middleware.rules.resolution import DiceSum, RollAgainst
@@ -36,9 +36,6 @@ from middleware.state import GameState
 from middleware.stores.base import CandidateRow
 from middleware.stores.codec import Encoded
 from middleware.text import bounded, room
-
-ResolvedPreview = Callable[[str], ResolvedReply]
-"""What an addition to a candidate resolves to, stored nowhere."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,14 +81,13 @@ async def extended(engine: Engine, chat: str, turn: int, candidate: int,
 
 
 async def extender(engine: Engine, chat: str, turn: int, candidate: int,
-                   seed: int) -> ResolvedPreview:
+                   seed: int) -> Preview:
     """What ``extend`` resolves an addition to (for a face streaming it tag by tag): at most
     what the candidate has room for (``text.room``), the rest cut and said so."""
     base = await engine.store.get_candidate(chat, turn, candidate)
     ctx = await _context(engine, chat, turn, seed, ())
-    start = GameState.model_validate(base.state)
-    limit = room(base.reply)
-    return lambda more: resolve_reply(more, start, ctx, limit)
+    return Preview(GameState.model_validate(base.state), lambda: replace(ctx, dice=Dice(seed)),
+                   room(base.reply))
 
 
 async def reread(engine: Engine, chat: str, turn: int, text: str, *,
@@ -165,7 +161,7 @@ async def _store(engine: Engine, chat: str, turn: int, key: str, seed: int, repl
                  text: str, records: tuple[Record, ...], state: GameState) -> Processed:
     stored = await engine.store.add_candidate(CandidateRow(
         chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=text,
-        records=Encoded(records_json(records)), state=Encoded(model_json(state))))
+        records=Encoded(records_json(records)), state=engine.stored_state(chat, state)))
     if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
         return _processed(stored)
     return Processed(chat, turn, stored.index, seed, text, records, state)

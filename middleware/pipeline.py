@@ -1,16 +1,21 @@
 """One reply, start to end, with no I/O: parse -> resolve each tag in reading order -> rewrite.
 
 Pure given (reply, state, context): the pipeline calls it between loading the turn-start state and
-storing the candidate. SPEC §3: tags resolve in reading order and each sees what the earlier ones
-did; SPEC §8: no tag can crash the reply. In a game with branch blocks on, a block after a check is
-replaced by the section the check's record chose (``resolve.branch``), whose tags then resolve in
-their turn; the tags of the sections not taken are never resolved.
+storing the candidate. It resolves the reply item by item (``resolve_item``: a ``Reading`` in, a
+``Step`` out, with the reading the next item starts from), the same steps a streamed reply takes
+as each of its items closes, so a tag is resolved once however the reply arrives.
+
+SPEC §3: tags resolve in reading order and each sees what the earlier ones did; SPEC §8: no tag
+can crash the reply. In a game with branch blocks on, a block after a check is replaced by the
+section the check's record chose (``resolve.branch``), whose tags then resolve in their turn; the
+tags of the sections not taken are never resolved.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from middleware.items.stack_room import new_stacks_left
@@ -22,7 +27,7 @@ from middleware.resolve.branch import Block, Item, choose, read_blocks
 from middleware.resolve.dispatch import READS_UNREADABLE, RESOLVERS
 from middleware.resolve.place import place_at_end
 from middleware.rewrite import rewrite
-from middleware.segments import Segment, Tag
+from middleware.segments import Segment, Tag, Text
 from middleware.state import GameState
 from middleware.text import MAX_CANDIDATE_CHARS, bounded, clean_text, cut_line, surrogates_line
 
@@ -54,6 +59,58 @@ class ResolvedReply:
             log.info("tag", tag=record.tag, status=record.status, reason=record.reason, ms=ms)
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How far a reply's resolution has got: what its next item resolves against.
+
+    ``start`` is the reply's start state (a reply starts a bounded number of stacks), ``goods``
+    counts its inventory and loot tags so far (SPEC §1b), ``check`` is the last check read (where
+    it starts, its record): the only one a branch block read next can belong to."""
+
+    start: GameState
+    state: GameState
+    goods: int = 0
+    check: tuple[int, Record] | None = None
+
+    @classmethod
+    def at(cls, start: GameState) -> Reading:
+        """A reply's reading before its first item."""
+        return cls(start, start)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Items of a reply resolved: the reading after them; what stands in the text in their place
+    (prose, and tags, each with its record in ``tag_records``: a block leaves the items of the
+    section it kept); every record written, in order, with its time (a block's own first)."""
+
+    reading: Reading
+    kept: tuple[Segment, ...] = ()
+    tag_records: tuple[Record, ...] = ()
+    records: tuple[Record, ...] = ()
+    timings: tuple[float, ...] = ()
+
+    def resolved(self) -> ResolvedReply:
+        """The reply resolved up to here: its rewritten text, records and state."""
+        return ResolvedReply(rewrite(self.kept, self.tag_records), self.records,
+                             self.reading.state, self.timings)
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What a reply resolves to from ``start``, stored nowhere: whole (call it with the reply), or
+    item by item as it streams, from ``Reading.at(start)`` with a ``context()`` of its own. Each
+    context throws fresh dice of one seed, so every reading throws what the stored candidate will.
+    """
+
+    start: GameState
+    context: Callable[[], Context]
+    limit: int = MAX_CANDIDATE_CHARS
+
+    def __call__(self, reply: str) -> ResolvedReply:
+        return resolve_reply(reply, self.start, self.context(), self.limit)
+
+
 def resolve_reply(reply: str, state: GameState, ctx: Context,
                   limit: int = MAX_CANDIDATE_CHARS) -> ResolvedReply:
     """Resolve every tag of ``reply`` against ``state``; never raises for any model output.
@@ -80,31 +137,51 @@ def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
     items = _items(reply, state.branches)
     outside = [item for item in items if not isinstance(item, Block)]
     ctx = replace(ctx, place_at_end=place_at_end(outside, state, ctx))  # SPEC §3: buys
-    records: list[Record] = []
-    timings: list[float] = []
-    kept: list[Segment] = []
-    tag_records: list[Record] = []
-    checks: dict[int, Record] = {}
-    goods, start = 0, state
-    todo = items[::-1]  # a stack: a branch block is replaced by what its check keeps of it
-    while todo:
-        item = todo.pop()
-        if isinstance(item, Block):
-            chosen = choose(item, None if item.check is None else checks.get(item.check))
-            records.append(chosen.record)
-            timings.append(0.0)
-            todo.extend(reversed(chosen.kept))
-            continue
-        kept.append(item)
-        if isinstance(item, Tag):
-            goods += item.name in GOODS_TAGS
-            started = time.perf_counter()
-            state, record = _resolved_tag(item, goods, start, state, ctx)
-            tag_records.append(record)
-            timings.append(round((time.perf_counter() - started) * 1000, 3))
-            records.append(record)
-            checks[item.start] = record
-    return ResolvedReply(rewrite(kept, tag_records), tuple(records), state, tuple(timings))
+    return resolve_items(Reading.at(state), items, ctx).resolved()
+
+
+def resolve_items(reading: Reading, items: Iterable[Item], ctx: Context) -> Step:
+    """``items`` resolved one after the other from ``reading`` (``resolve_item``), as one step."""
+    steps = [Step(reading)]
+    for item in items:
+        steps.append(resolve_item(steps[-1].reading, item, ctx))
+    return joined(steps)
+
+
+def resolve_item(reading: Reading, item: Item, ctx: Context) -> Step:
+    """One item of a reply against ``reading``: prose stays as it is, a tag is resolved, a branch
+    block is replaced by the section its check's record keeps, whose items resolve in turn.
+
+    Pure given its arguments but for ``ctx.dice``, which throws on: resolving a reply's items in
+    reading order, one call each with the reading the last one left, resolves the reply
+    (``resolve_reply`` does exactly that; a streamed reply does it as each item closes)."""
+    if isinstance(item, Text):
+        return Step(reading, (item,))
+    if isinstance(item, Tag):
+        return _tag_step(reading, item, ctx)
+    check = reading.check
+    chosen = choose(item, check[1] if check is not None and check[0] == item.check else None)
+    opened = Step(reading, records=(chosen.record,), timings=(0.0,))
+    return joined([opened, resolve_items(reading, chosen.kept, ctx)])
+
+
+def _tag_step(reading: Reading, tag: Tag, ctx: Context) -> Step:
+    goods = reading.goods + (tag.name in GOODS_TAGS)
+    started = time.perf_counter()
+    state, record = _resolved_tag(tag, goods, reading.start, reading.state, ctx)
+    ms = round((time.perf_counter() - started) * 1000, 3)
+    check = (tag.start, record) if tag.name == "skill_check" else reading.check
+    return Step(Reading(reading.start, state, goods, check), (tag,), (record,), (record,), (ms,))
+
+
+def joined(steps: Sequence[Step]) -> Step:
+    """Steps taken one after the other as one: the reading the last one left."""
+    if len(steps) == 1:
+        return steps[0]
+    return Step(steps[-1].reading, tuple(s for step in steps for s in step.kept),
+                tuple(r for step in steps for r in step.tag_records),
+                tuple(r for step in steps for r in step.records),
+                tuple(t for step in steps for t in step.timings))
 
 
 def _resolved_tag(tag: Tag, goods: int, start: GameState, state: GameState,

@@ -61,8 +61,8 @@ VERIFY_TRUSTED = False
 class Record(BaseModel):
     """What every tag yields: its family, status, refusal code, roller and the line for the GM."""
 
-    model_config = ConfigDict(frozen=True)
-    _defaults: ClassVar[dict[str, Any]]
+    model_config = ConfigDict(frozen=True, defer_build=True)
+    _defaults: ClassVar[dict[str, object]]
     _factories: ClassVar[tuple[tuple[str, Any], ...]]
 
     tag: str
@@ -73,7 +73,7 @@ class Record(BaseModel):
     source: str = Field(default="", description="the tag exactly as the model wrote it")
 
     @classmethod
-    def trusted(cls, **fields: Any) -> Self:
+    def trusted(cls, **fields: object) -> Self:
         """A record from values the engine worked out itself, by field name, not validated.
 
         A resolver's record is built on every tag of every reply, and pydantic's validation of a
@@ -97,7 +97,7 @@ class Record(BaseModel):
         return record
 
     @classmethod
-    def _learn_defaults(cls) -> dict[str, Any]:
+    def _learn_defaults(cls) -> dict[str, object]:
         """Every field's default, in field order, kept on the class; a default factory is called
         per record instead (``_factories``)."""
         cls._factories = tuple((name, field.default_factory)

@@ -19,13 +19,16 @@ import re
 from bisect import bisect_left
 from typing import Final, NamedTuple
 
-__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "marker_hold", "tail_hold"]
+__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "marker_hold", "opens_tag", "tail_hold"]
 
 
 _NAMES: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
 _HEADER: Final = re.compile(
     r"\[[ \t]{0,8}(skill_check|inventory|place|loot|sheet|dice)[ \t]{0,8}:", re.IGNORECASE | re.ASCII
 )
+_NAME_SET: Final = frozenset(_NAMES)
+_NAME_STARTS: Final = frozenset(name[:end] for name in _NAMES for end in range(len(name) + 1))
+"""Every start of a name, the empty one and the whole name included (``skill_ch``)."""
 _HEADER_SO_FAR: Final = re.compile(r"\[[ \t]{0,8}([A-Za-z_]{0,11})([ \t]{0,8})\Z", re.ASCII)
 
 _QUOTES: Final[dict[str, tuple[str, bool]]] = {
@@ -188,6 +191,12 @@ class _Scanner:
         return positions[i] if i < len(positions) else None
 
 
+def opens_tag(text: str) -> bool:
+    """Whether ``text`` starts with a whole header (``[skill_check:``): a tag that, while open,
+    only a ``]`` can close."""
+    return _HEADER.match(text) is not None
+
+
 def tail_hold(text: str, start: int) -> int:
     """Where a header may be starting at the end of ``text`` (``[skill_ch``), else its length."""
     at = text.rfind("[", start)
@@ -195,8 +204,7 @@ def tail_hold(text: str, start: int) -> int:
     if so_far is None:
         return len(text)
     word, spaced = so_far.group(1).lower(), bool(so_far.group(2))
-    could = any(name == word if spaced else name.startswith(word) for name in _NAMES)
-    return at if could else len(text)
+    return at if word in (_NAME_SET if spaced else _NAME_STARTS) else len(text)
 
 
 _MARKER: Final = re.compile(

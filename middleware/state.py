@@ -19,7 +19,7 @@ from middleware.rules.catalogs import CatalogEntry
 class Frozen(BaseModel):
     """A state value: immutable, unknown keys refused (strict where we author the data)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
 class Build(Frozen):
@@ -142,7 +142,7 @@ class InventedItem(BaseModel):
     made to the proposal, hidden stats included, for the item's details (ITM-PROPOSE-12).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     ref: str
     entry: CatalogEntry

@@ -11,7 +11,9 @@ replacement character), and the caller is told how many were replaced so it can 
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import Final
+
+from pydantic import JsonValue
 
 REPLACEMENT = "\ufffd"
 """What a lone surrogate becomes."""
@@ -38,29 +40,36 @@ def clean(text: str) -> str:
     return clean_text(text)[0]
 
 
-def clean_json(value: Any) -> Any:
+def clean_json(value: JsonValue) -> JsonValue:
     """A JSON value with every string in it (keys too) cleaned; walked in a loop, never recursion,
     so a value nested thousands deep is cleaned like a flat one."""
+    top = _cleaned(value)
+    stack = [top]
+    while stack:  # each container on the stack is a fresh copy whose children are not cleaned yet
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, child in node.items():
+                node[key] = _cleaned(child)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            node[:] = [_cleaned(child) for child in node]
+            stack.extend(node)
+    return top
+
+
+def _cleaned(value: JsonValue) -> JsonValue:
+    """One level of ``clean_json``: a string cleaned, an object or array copied (an object's keys
+    cleaned, the first of two keys that clean alike kept), anything else as it is."""
     if isinstance(value, str):
         return clean(value)
-    if not isinstance(value, dict | list):
-        return value
-    root: list[Any] = [value]
-    stack: list[tuple[Any, Any, Any]] = [(root, 0, value)]
-    while stack:
-        parent, key, node = stack.pop()
-        if isinstance(node, dict):
-            copy: Any = {}
-            for k, v in node.items():
-                copy[clean(k) if isinstance(k, str) else k] = v
-                stack.append((copy, clean(k) if isinstance(k, str) else k, v))
-        elif isinstance(node, list):
-            copy = list(node)
-            stack.extend((copy, i, v) for i, v in enumerate(node))
-        else:
-            copy = clean(node) if isinstance(node, str) else node
-        parent[key] = copy
-    return root[0]
+    if isinstance(value, dict):
+        copy: dict[str, JsonValue] = {}
+        for key, child in value.items():
+            copy.setdefault(clean(key), child)
+        return copy
+    if isinstance(value, list):
+        return list(value)
+    return value
 
 
 def surrogates_line(count: int) -> str:

@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from middleware.rules.load import load_ruleset
@@ -52,17 +53,42 @@ def five_e() -> Ruleset:
     return compat_ruleset("5e")
 
 
-def changed(name: str, edit: Callable[[Raw], object]) -> Ruleset:
-    """A peer example ruleset loaded after ``edit`` changed a fresh parsed copy."""
-    data: Raw = compat_json(file_of(name))
-    edit(data)
-    return load_ruleset(data)
+def bundled_path(ruleset_id: str) -> Path:
+    """The file of a ruleset bundled with the package, for a test that passes a path."""
+    return BUNDLED / f"{ruleset_id}.json"
 
 
 def bundled_json(ruleset_id: str) -> Raw:
     """A fresh parsed copy of a ruleset bundled with the package (always there)."""
-    data: Raw = json.loads((BUNDLED / f"{ruleset_id}.json").read_text(encoding="utf-8"))
+    data: Raw = json.loads(bundled_path(ruleset_id).read_text(encoding="utf-8"))
     return data
+
+
+def is_peer(name: str) -> bool:
+    """Whether ``name`` is one of the peer's example files (short name or file name)."""
+    return name in FILES or name in FILES.values()
+
+
+def raw_json(name: str) -> Raw:
+    """A fresh parsed copy of a ruleset, safe to change: a peer example file by its short or file
+    name (skipped when the peer's files are absent), else a bundled ruleset by its id."""
+    if is_peer(name):
+        data: Raw = compat_json(file_of(name))
+        return data
+    return bundled_json(name)
+
+
+@cache
+def ruleset(name: str) -> Ruleset:
+    """A ruleset as shipped (peer example or bundled, as ``raw_json`` names it), loaded once."""
+    return compat_ruleset(name) if is_peer(name) else load_ruleset(bundled_json(name))
+
+
+def changed(name: str, edit: Callable[[Raw], object]) -> Ruleset:
+    """A ruleset (peer example or bundled) loaded after ``edit`` changed a fresh parsed copy."""
+    data = raw_json(name)
+    edit(data)
+    return load_ruleset(data)
 
 
 def _where(raw: Raw, ref: str) -> tuple[int, int]:
@@ -90,8 +116,8 @@ def item_of(raw: Raw, ref: str) -> Raw:
 
 
 def entry_path(name: str, ref: str) -> str:
-    """The JSON path the loader blames for entry ``ref`` of a peer example file."""
-    i, j = _where(compat_json(file_of(name)), ref)
+    """The JSON path the loader blames for entry ``ref`` of a ruleset file."""
+    i, j = _where(raw_json(name), ref)
     return f"$.catalogs[{i}].entries[{j}]"
 
 

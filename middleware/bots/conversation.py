@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from middleware.records import Record
 from middleware.resolve.dispatch import record_from_json
@@ -33,7 +32,7 @@ class Line:
 
 
 def said_event(text: str, *, by: str, name: str, who: str | None,
-               message: str | None) -> dict[str, Any]:
+               message: str | None) -> dict[str, str | None]:
     """The ``said`` event that keeps a player's message of a turn (it changes no state)."""
     return {"type": "said", "text": text, "by": by, "name": name, "who": who, "message": message}
 
@@ -80,9 +79,9 @@ class Conversation:
         return self._replies[key]
 
 
-def _said(row: TurnRow) -> Mapping[str, Any]:
+def _said(row: TurnRow) -> Mapping[str, object]:
     """The turn's newest ``said`` event merged over the older ones (an edit keeps who said it)."""
-    merged: dict[str, Any] = {}
+    merged: dict[str, object] = {}
     for event in row.events:
         if isinstance(event, dict) and event.get("type") == "said":
             merged.update({k: v for k, v in event.items() if v is not None})

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from middleware.bots.conversation import Conversation, Line, said_event
 from middleware.bots.played import Display, NotNow, Played, Pressed
@@ -33,6 +33,7 @@ from middleware.display import for_people
 from middleware.engine import Engine, Processed
 from middleware.errors import GameError
 from middleware.gm_view import ViewOptions, build_view
+from middleware.json_input import JsonObject
 from middleware.names import normalize_name
 from middleware.proxy.upstream import Upstream, content_of
 from middleware.resolve.dispatch import record_from_json
@@ -59,7 +60,7 @@ class TableConfig:
     seats: dict[str, str] = field(default_factory=dict)
     history: int = 40
     options: ViewOptions | None = None
-    sampling: dict[str, Any] = field(default_factory=dict)
+    sampling: JsonObject = field(default_factory=dict)
 
 
 RETRY_TURNS = 3

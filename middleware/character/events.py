@@ -77,7 +77,7 @@ def rest_event(ruleset: Ruleset, state: GameState, who: str, rest_name: str,
     return state.with_character(index, rested.character), rested
 
 
-def _edit(state: GameState, who: str, live: Mapping[str, Any]) -> GameState:
+def _edit(state: GameState, who: str, live: Mapping[str, object]) -> GameState:
     index = _member(state, who)
     member = state.party[index]
     merged = member.live.model_dump(mode="json", exclude_defaults=True) | dict(live)

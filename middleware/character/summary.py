@@ -12,7 +12,6 @@ family in the family's smallest coin (ITM-BLOCK-15). Every name is read through 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from middleware.character.check import view_for
 from middleware.items.index import ItemIndex
@@ -22,7 +21,7 @@ from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState, Stack
 
 
-def state_summary(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
+def state_summary(ruleset: Ruleset, state: GameState) -> dict[str, object]:
     """The summary of ``state`` after a candidate."""
     place = state.place.model_dump(mode="json") if state.place else None
     index = items_in(ruleset, state)
@@ -31,7 +30,7 @@ def state_summary(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
 
 
 def _member(ruleset: Ruleset, index: ItemIndex, state: GameState,
-            member: Character) -> dict[str, Any]:
+            member: Character) -> dict[str, object]:
     return {"bag": bag_counts(index, member.bag),
             "coins": purse(index, member.bag),
             "pools": pools_summary(ruleset, member, state),

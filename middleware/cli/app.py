@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import metadata
 from typing import Annotated
 
 import typer
@@ -26,6 +25,8 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 def _show_version(shown: bool) -> None:
     if shown:
+        from importlib import metadata  # for --version only: --help starts without it
+
         out.print(f"gm-middleware {metadata.version('gm-middleware')}")
         raise typer.Exit(0)
 

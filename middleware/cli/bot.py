@@ -3,6 +3,7 @@
 Registered on the ``app`` of ``cli/app.py`` (``cli/__init__`` imports it). Thin: the options are
 read here, the bot is ``middleware.bots.run``. Tokens come from the environment (``TELEGRAM_BOT_TOKEN``,
 ``DISCORD_BOT_TOKEN``) or ``--token-file``, never from the command line (it shows in ``ps``).
+The bots and the engine are imported when a command runs, so that ``--help`` starts without them.
 
     gm-middleware bot telegram --ruleset lantern-and-ledger --upstream http://127.0.0.1:11434
     gm-middleware bot discord --ruleset gravewatch.json --party party.json \\
@@ -11,21 +12,23 @@ read here, the bot is ``middleware.bots.run``. Tokens come from the environment 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from middleware import logs
-from middleware.bots.run import Service, run_discord, run_telegram
-from middleware.bots.table import TableConfig
 from middleware.cli.app import app, err
 from middleware.cli.serve import game_config
 from middleware.errors import GMError
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
+
+    from middleware.bots.run import Service
 
 bot_app = typer.Typer(no_args_is_help=True, help="Run a Game Master bot on a chat platform.")
 app.add_typer(bot_app, name="bot")
@@ -59,6 +62,8 @@ def telegram_command(ruleset: Ruleset, upstream: Upstream, party: Party = None,
                      seed: Seed = 0, fair_dice: FairDice = False, log_level: LogLevel = "info",
                      ) -> None:
     """Run the Game Master as a Telegram bot (aiogram, long polling)."""
+    from middleware.bots.run import run_telegram
+
     service = _service(ruleset, upstream, party, seats, store, model, api_key, seed, fair_dice,
                        log_level)
     token = _token("TELEGRAM_BOT_TOKEN", token_file)
@@ -75,6 +80,8 @@ def discord_command(ruleset: Ruleset, upstream: Upstream, party: Party = None,
                     seed: Seed = 0, fair_dice: FairDice = False, log_level: LogLevel = "info",
                     ) -> None:
     """Run the Game Master as a Discord bot (discord.py; needs the message content intent)."""
+    from middleware.bots.run import run_discord
+
     service = _service(ruleset, upstream, party, seats, store, model, api_key, seed, fair_dice,
                        log_level)
     token = _token("DISCORD_BOT_TOKEN", token_file)
@@ -84,16 +91,21 @@ def discord_command(ruleset: Ruleset, upstream: Upstream, party: Party = None,
 def _service(ruleset: str, upstream: str, party: Path | None, seats: Path | None, store: str,
              model: str, api_key: str | None, seed: int, fair_dice: bool,
              log_level: str) -> Service:
+    from middleware import logs
+    from middleware.bots.run import Service
+    from middleware.bots.table import TableConfig
+
     logs.configure(getattr(logging, log_level.upper(), logging.INFO))
     try:
         games = game_config(ruleset, party, seed=seed, fair_dice=fair_dice)
-        seated: Any = json.loads(seats.read_text(encoding="utf-8")) if seats else {}
+        seated: JsonValue = json.loads(seats.read_text(encoding="utf-8")) if seats else {}
     except (GMError, OSError, json.JSONDecodeError) as exc:
         _fail(str(exc))
     if not isinstance(seated, dict) or not all(isinstance(v, str) for v in seated.values()):
         _fail(f"{seats}: seats must be a JSON object of names")
     config = TableConfig(games.ruleset, games.party, seed=games.seed, dice=games.dice,
-                         model=model, seats={str(k): v for k, v in seated.items()})
+                         model=model,
+                         seats={str(k): v for k, v in seated.items() if isinstance(v, str)})
     return Service(config, upstream, store, api_key)
 
 
@@ -105,7 +117,9 @@ def _token(variable: str, token_file: Path | None) -> str:
     return token
 
 
-def _run(bot: Any) -> None:
+def _run(bot: Coroutine[object, object, None]) -> None:
+    import asyncio
+
     try:
         asyncio.run(bot)
     except GMError as exc:

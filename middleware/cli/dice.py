@@ -2,7 +2,8 @@
 
 Registered on the ``app`` of ``cli/app.py``. Thin, like every face: the odds come from
 ``resolve/checks/chance.py`` and the symbol dice from ``resolve/checks/symbol_pool/roll.py``
-(CHK-SYM-19).
+(CHK-SYM-19). The rules and resolvers are imported when a command runs, so that ``--help`` starts
+without them.
 
     gm-middleware odds gravewatch --check '[skill_check: skill="Ward" dc="2"]' --party party.json
     gm-middleware roll far-signal "2 ability 1 proficiency vs 2 difficulty" --seed 7
@@ -14,7 +15,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -22,14 +23,13 @@ from rich.table import Table
 from middleware.cli.app import app, err, out
 from middleware.dice import Dice
 from middleware.errors import GMError
-from middleware.resolve.checks.chance import CheckChance
-from middleware.resolve.checks.symbol_pool.roll import SymbolRoll, roll_symbols
-from middleware.resolve.sheet import chance_after_sheet
-from middleware.rules.load import load_ruleset
-from middleware.rules.registry import bundled_ids, load_bundled
-from middleware.rules.ruleset import Ruleset
-from middleware.sheet.party import read_party
-from middleware.state import Character, GameState
+
+if TYPE_CHECKING:
+    from middleware.json_input import JsonObject
+    from middleware.resolve.checks.chance import CheckChance
+    from middleware.resolve.checks.symbol_pool.roll import SymbolRoll
+    from middleware.rules.ruleset import Ruleset
+    from middleware.state import Character
 
 RulesetArg = Annotated[str, typer.Argument(help="A bundled ruleset id or a ruleset file.")]
 AsJson = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")]
@@ -46,6 +46,9 @@ def odds_command(
     as_json: AsJson = False,
 ) -> None:
     """Print the exact chance of success of a check, and of each outcome tier."""
+    from middleware.resolve.sheet import chance_after_sheet
+    from middleware.state import GameState
+
     try:
         rules = _ruleset(ruleset)
         state = GameState(ruleset=str(rules.id), party=_party(rules, party))
@@ -69,6 +72,8 @@ def roll_command(
     as_json: AsJson = False,
 ) -> None:
     """Roll a ruleset's symbol dice by name, outside any check (CHK-SYM-19)."""
+    from middleware.resolve.checks.symbol_pool.roll import roll_symbols
+
     try:
         rules = _ruleset(ruleset)
     except (GMError, OSError) as exc:
@@ -87,12 +92,17 @@ def roll_command(
 
 def _ruleset(name: str) -> Ruleset:
     """A bundled ruleset by id, else a ruleset file."""
+    from middleware.rules.load import load_ruleset
+    from middleware.rules.registry import bundled_ids, load_bundled
+
     if name in bundled_ids():
         return load_bundled(name)
     return load_ruleset(Path(name))
 
 
 def _party(rules: Ruleset, path: Path | None) -> tuple[Character, ...]:
+    from middleware.sheet.party import read_party
+
     if path is None:
         return ()
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -117,7 +127,7 @@ def _percent(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def _odds_json(found: CheckChance) -> dict[str, Any]:
+def _odds_json(found: CheckChance) -> JsonObject:
     odds = found.odds
     return {
         "skill": found.skill, "who": found.who, "kind": found.kind, "note": found.note,
@@ -127,7 +137,7 @@ def _odds_json(found: CheckChance) -> dict[str, Any]:
     }
 
 
-def _roll_json(rolled: SymbolRoll) -> dict[str, Any]:
+def _roll_json(rolled: SymbolRoll) -> JsonObject:
     if rolled.error:
         return {"error": rolled.error, "message": rolled.message}
     return {

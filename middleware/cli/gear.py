@@ -1,7 +1,8 @@
 """``gm-middleware gear``: the starting kits that fit each character, and a bag after taking one.
 
 Registered on the ``app`` of ``cli/app.py``. Thin, like every face: the kits and
-the taking come from ``middleware.character.gear`` (ITM-GEAR).
+the taking come from ``middleware.character.gear`` (ITM-GEAR), imported when the command runs, so
+that ``--help`` starts without them.
 
     gm-middleware gear hearth-and-haul --party party.json
     gm-middleware gear hearth-and-haul --party party.json --who Bram --take warden --pick "Two tonics"
@@ -12,21 +13,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from middleware.character.gear import KitOffer, Taken, bag_lines, kits_for, take_kit
-from middleware.character.summary import bag_counts
 from middleware.cli.app import app, err, out
 from middleware.errors import GMError
-from middleware.items.index import item_index
-from middleware.rules.load import load_ruleset
-from middleware.rules.registry import bundled_ids, load_bundled
-from middleware.rules.ruleset import Ruleset
-from middleware.sheet.party import read_party
-from middleware.sheet.roller import find_roller
-from middleware.state import Character, GameState
+
+if TYPE_CHECKING:
+    from middleware.character.gear import KitOffer, Taken
+    from middleware.json_input import JsonObject
+    from middleware.rules.ruleset import Ruleset
+    from middleware.state import Character, GameState
 
 _FITS = {True: "fits", None: "for anyone", False: "does not fit"}
 
@@ -45,6 +43,10 @@ def gear_command(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """List the starting kits that fit each character (ITM-GEAR-03), or take one (ITM-GEAR-09)."""
+    from middleware.character.gear import take_kit
+    from middleware.sheet.roller import find_roller
+    from middleware.state import GameState
+
     try:
         rules = _ruleset(ruleset)
         state = GameState(ruleset=rules.id, party=_party(rules, party))
@@ -63,6 +65,9 @@ def gear_command(
 
 
 def _list(rules: Ruleset, state: GameState, who: str | None, as_json: bool) -> None:
+    from middleware.character.gear import kits_for
+    from middleware.sheet.roller import find_roller
+
     members = [state.party[i] for i in range(len(state.party))
                if who is None or find_roller(state, who).index == i]
     offers = {m.name: kits_for(rules, m) for m in members}
@@ -80,12 +85,16 @@ def _list(rules: Ruleset, state: GameState, who: str | None, as_json: bool) -> N
             out.print("  (this ruleset has no starting gear)", markup=False)
 
 
-def _offer_json(offer: KitOffer) -> dict[str, Any]:
+def _offer_json(offer: KitOffer) -> JsonObject:
     return {"id": offer.kit.id, "label": offer.kit.label, "group": offer.kit.group,
             "fits": offer.fits}
 
 
 def _show_taken(rules: Ruleset, done: Taken, as_json: bool) -> None:
+    from middleware.character.gear import bag_lines
+    from middleware.character.summary import bag_counts
+    from middleware.items.index import item_index
+
     member = _member(done.state, done.who)
     bag = member.bag if member else ()
     if as_json:
@@ -104,17 +113,24 @@ def _show_taken(rules: Ruleset, done: Taken, as_json: bool) -> None:
 
 
 def _member(state: GameState, who: str | None) -> Character | None:
+    from middleware.sheet.roller import find_roller
+
     roller = find_roller(state, who)
     return roller.character if roller.index is not None else None
 
 
 def _ruleset(name: str) -> Ruleset:
     """A bundled ruleset by id, else a ruleset file."""
+    from middleware.rules.load import load_ruleset
+    from middleware.rules.registry import bundled_ids, load_bundled
+
     if name in bundled_ids():
         return load_bundled(name)
     return load_ruleset(Path(name))
 
 
 def _party(rules: Ruleset, path: Path) -> tuple[Character, ...]:
+    from middleware.sheet.party import read_party
+
     data = json.loads(path.read_text(encoding="utf-8"))
     return tuple(read_party(rules, data["party"] if isinstance(data, dict) else data))

@@ -1,25 +1,24 @@
 """``gm-middleware peek``: what the model will be sent on a chat's next turn (ITM-FAKE-13).
 
 Registered on the ``app`` of ``cli/app.py``. Thin: ``middleware.proxy.peek``
-works the view out; this opens the store and prints it.
+works the view out (imported when the command runs, so that ``--help`` starts without it); this
+opens the store and prints it.
 
     gm-middleware peek --store sqlite:///games.db chat-1 [--json] [--inject rules] [--tools]
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from middleware.cli.app import app, err
-from middleware.engine import Engine
 from middleware.errors import GMError
-from middleware.proxy.inject import InjectConfig, inject_config
-from middleware.proxy.peek import peek, peek_text
-from middleware.stores import open_store
+
+if TYPE_CHECKING:
+    from middleware.proxy.inject import InjectConfig
 
 
 @app.command("peek")
@@ -34,6 +33,10 @@ def peek_command(
                                                          "rules, state, where, text.")] = False,
 ) -> None:
     """Print exactly what the model will be sent on CHAT's next turn."""
+    import asyncio
+
+    from middleware.proxy.inject import inject_config
+
     try:
         config = inject_config(inject, state_in_user, tools)
         shown = asyncio.run(_peek(store, chat, config, as_json))
@@ -44,6 +47,10 @@ def peek_command(
 
 
 async def _peek(store_url: str, chat: str, config: InjectConfig, as_json: bool) -> str:
+    from middleware.engine import Engine
+    from middleware.proxy.peek import peek, peek_text
+    from middleware.stores import open_store
+
     engine = Engine(await open_store(store_url))
     try:
         seen = await peek(engine, chat, config)

@@ -1,8 +1,11 @@
-"""``gm-middleware replay``, ``validate`` and ``schema``: transcripts and ruleset files."""
+"""``gm-middleware replay``, ``validate`` and ``schema``: transcripts and ruleset files.
+
+The engine, the store, the transcript reader and the ruleset models are imported when a command
+runs, so that ``--help`` starts without them.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
@@ -10,15 +13,12 @@ import sys
 import tempfile
 from contextlib import aclosing
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from middleware import logs
 from middleware.cli.app import app, err, out
-from middleware.cli.cards import render_step
-from middleware.engine import Engine
 from middleware.errors import (
     ExpectationError,
     GMError,
@@ -28,10 +28,9 @@ from middleware.errors import (
     Unreadable,
     UnreadableRuleset,
 )
-from middleware.rules.load import load_ruleset, ruleset_json_schema
-from middleware.stores import open_store
-from middleware.transcript import Prepared, Step, prepare, replay
-from middleware.transcript.lines import decoded_lines
+
+if TYPE_CHECKING:
+    from middleware.transcript import Prepared, Step
 
 UNREADABLE = 3
 """The exit code for input that could not be read at all (``errors.Unreadable``): 1 is a failed
@@ -49,6 +48,12 @@ def replay_command(
     log_level: Annotated[str, typer.Option(help="Log level for the per-tag events.")] = "warning",
 ) -> None:
     """Replay a saved transcript through the real pipeline and print every rewritten reply."""
+    import asyncio
+
+    from middleware import logs
+    from middleware.transcript import prepare
+    from middleware.transcript.lines import decoded_lines
+
     logs.configure(getattr(logging, log_level.upper(), logging.WARNING))
     try:
         with transcript.open("rb") as handle:
@@ -67,6 +72,10 @@ def replay_command(
 
 
 async def _replay(prepared: Prepared, url: str | None, as_json: bool) -> int:
+    from middleware.engine import Engine
+    from middleware.stores import open_store
+    from middleware.transcript import replay
+
     with tempfile.TemporaryDirectory(prefix="gm-middleware-") as tmp:
         store = await open_store(url or f"sqlite:///{tmp}/replay.db")
         try:
@@ -86,6 +95,8 @@ async def _replay(prepared: Prepared, url: str | None, as_json: bool) -> int:
 
 def _show(step: Step, as_json: bool) -> bool:
     """Print one step; False when stdout was closed by its reader."""
+    from middleware.cli.cards import render_step
+
     try:
         if as_json and step.kind == "gm":
             sys.stdout.write(json.dumps(step.as_json(), ensure_ascii=False) + "\n")
@@ -118,6 +129,8 @@ def validate_command(
     ruleset: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True)],
 ) -> None:
     """Check a ruleset file: list every problem with its JSON path, or say it is valid."""
+    from middleware.rules.load import load_ruleset
+
     try:
         load_ruleset(ruleset)
         problems: list[Problem] = []
@@ -139,4 +152,6 @@ def validate_command(
 @app.command("schema")
 def schema_command() -> None:
     """Print the JSON Schema of the ruleset file, generated from the ruleset models."""
+    from middleware.rules.load import ruleset_json_schema
+
     sys.stdout.write(json.dumps(ruleset_json_schema(), indent=2) + "\n")

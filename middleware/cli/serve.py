@@ -9,29 +9,24 @@ Registered on the ``app`` of ``cli/app.py``. Thin: the proxy is
 With ``--api-key`` (the operator's key, paid for by the operator) the proxy must ask for a token
 of its own (``--auth-token``, ``--tokens-file``): without one it does not start (exit 4,
 ``INSECURE``), unless ``--insecure-no-auth`` is given and it listens on a loopback address only.
+
+The proxy, the engine, the store and uvicorn are imported when the command runs, not with the
+module: ``gm-middleware --help`` and every other command start without them.
 """
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
-import uvicorn
-from starlette.applications import Starlette
 
-from middleware import logs
 from middleware.cli.app import app, err
-from middleware.engine import Engine
 from middleware.errors import GMError
-from middleware.proxy import GameConfig, HttpUpstream, create_app
-from middleware.proxy.access import TokensFileError, read_tokens
-from middleware.proxy.inject import InjectConfig, inject_config
 from middleware.proxy.options import (
     BODY_TIMEOUT,
     MAX_BODY,
@@ -39,13 +34,15 @@ from middleware.proxy.options import (
     READ_TIMEOUT,
     ServeOptions,
 )
-from middleware.proxy.server import server_config
-from middleware.proxy.server_log import uvicorn_log_config
-from middleware.rules.load import load_ruleset
-from middleware.rules.registry import bundled_ids, load_bundled
-from middleware.rules.ruleset import Ruleset
-from middleware.sheet.party import read_party
-from middleware.stores import open_store
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
+    from starlette.applications import Starlette
+
+    from middleware.engine import Engine
+    from middleware.proxy import GameConfig
+    from middleware.proxy.inject import InjectConfig
+    from middleware.rules.ruleset import Ruleset
 
 UNREADABLE = 3
 """The exit code for a tokens file that could not be read (as ``replay``'s "could not read")."""
@@ -73,8 +70,8 @@ def serve_command(
     fair_dice: Annotated[bool, typer.Option(help="Every candidate of a turn throws the same "
                                                  "dice (SPEC §5).")] = False,
     branches: Annotated[bool, typer.Option(help="The model may write a section per outcome after "
-                                               "a check ([on success] … [on failure] … "
-                                               "[/branch]); the dice keep one.")] = False,
+                                               "a check (\\[on success] … \\[on failure] … "
+                                               "\\[/branch]); the dice keep one.")] = False,
     log_level: Annotated[str, typer.Option(help="Log level.")] = "info",
     inject: Annotated[str, typer.Option(help="What the model is told: full (rules and state), "
                                              "rules (the rules block only) or off.")] = "full",
@@ -110,6 +107,11 @@ def serve_command(
                                              "tags.")] = False,
 ) -> None:
     """Run the OpenAI-compatible proxy: point a chat UI at http://HOST:PORT/v1."""
+    import asyncio
+
+    from middleware import logs
+    from middleware.proxy.inject import inject_config
+
     level = getattr(logging, log_level.upper(), logging.INFO)
     logs.configure(level)
     if display not in ("tags", "cards"):
@@ -136,6 +138,8 @@ def serve_command(
 
 def _tokens(path: Path | None) -> tuple[tuple[str, str | None], ...]:
     """The tokens file's tokens (none without one); a file that cannot be read stops ``serve``."""
+    from middleware.proxy.access import TokensFileError, read_tokens
+
     if path is None:
         return ()
     try:
@@ -174,8 +178,11 @@ def is_loopback(host: str) -> bool:
 def game_config(ruleset: str, party: Path | None, *, seed: int = 0,
                 fair_dice: bool = False, branches: bool = False) -> GameConfig:
     """The game every new chat starts with: the ruleset and the party file, validated whole."""
+    from middleware.proxy import GameConfig
+    from middleware.sheet.party import read_party
+
     rules = _ruleset(ruleset)
-    entries: Any = json.loads(party.read_text(encoding="utf-8")) if party else []
+    entries: JsonValue = json.loads(party.read_text(encoding="utf-8")) if party else []
     entries = entries["party"] if isinstance(entries, dict) and "party" in entries else entries
     return GameConfig(rules, read_party(rules, entries), seed=seed,
                       dice="turn" if fair_dice else "candidate", branches=branches)
@@ -183,6 +190,9 @@ def game_config(ruleset: str, party: Path | None, *, seed: int = 0,
 
 def _ruleset(name: str) -> Ruleset:
     """A bundled ruleset by id, else a ruleset file."""
+    from middleware.rules.load import load_ruleset
+    from middleware.rules.registry import bundled_ids, load_bundled
+
     return load_bundled(name) if name in bundled_ids() else load_ruleset(Path(name))
 
 
@@ -197,6 +207,10 @@ class ProxyApp(NamedTuple):
 async def proxy_app(games: GameConfig, url: str, api_key: str | None, store_url: str,
                     options: ServeOptions, view: InjectConfig | None = None) -> ProxyApp:
     """The proxy ``serve`` runs, over the store at ``store_url`` and the upstream at ``url``."""
+    from middleware.engine import Engine
+    from middleware.proxy import HttpUpstream, create_app
+    from middleware.stores import open_store
+
     engine = Engine(await open_store(store_url), chats=options.chats)
     upstream = HttpUpstream(url, api_key, timeout=options.timeout)
 
@@ -211,6 +225,11 @@ async def proxy_app(games: GameConfig, url: str, api_key: str | None, store_url:
 async def _serve(games: GameConfig, url: str, api_key: str | None, store_url: str,
                  options: ServeOptions, host: str, port: int, level: int,
                  view: InjectConfig | None = None) -> None:
+    import uvicorn
+
+    from middleware.proxy.server import server_config
+    from middleware.proxy.server_log import uvicorn_log_config
+
     app, _, close = await proxy_app(games, url, api_key, store_url, options, view)
     config = server_config(app, options, host=host, port=port, log_level=level,
                            log_config=uvicorn_log_config(level))

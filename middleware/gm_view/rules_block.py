@@ -11,7 +11,6 @@ teaches the functions instead, and no tag (``rules_tools``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from middleware.cache import IdentityCache
 from middleware.gm_view.parts import Part, ViewOptions, capped, joined, safe
@@ -20,6 +19,7 @@ from middleware.gm_view.rules_checks import check_parts
 from middleware.gm_view.rules_items import item_parts
 from middleware.gm_view.rules_tools import ENGINE as TOOLS_ENGINE
 from middleware.gm_view.rules_tools import tool_parts
+from middleware.json_input import JsonObject
 from middleware.resolve.dice import dice_instructions
 from middleware.resolve.sheet.teach import sheet_instructions
 from middleware.rules.layers import ladder_of
@@ -66,12 +66,13 @@ def _build(ruleset: Ruleset, layers: tuple[str, ...], options: ViewOptions,
     return joined(capped(parts, options), options.budget, TITLE)
 
 
-def _guidance(gm: Any) -> Iterator[str]:
+def _guidance(gm: JsonObject | None) -> Iterator[str]:
     if not isinstance(gm, dict):
         return
     for key in ("checkGuidance", "sheetGuidance"):
-        if isinstance(gm.get(key), str) and gm[key].strip():
-            yield safe(gm[key])
+        text = gm.get(key)
+        if isinstance(text, str) and text.strip():
+            yield safe(text)
 
 
 def _lines(text: str | None) -> Iterator[str]:

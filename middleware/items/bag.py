@@ -25,7 +25,7 @@ import itertools
 import operator
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from middleware.names import normalize_name
 from middleware.rules.stack_limits import BAG_STACKS
@@ -35,6 +35,7 @@ Bag = tuple[Stack, ...]
 Segment = slice | Stack
 """A run of the parent bag kept as it was, or a stack made anew."""
 T = TypeVar("T")
+V = TypeVar("V")
 GoodsKey = tuple[str | None, ...]
 
 
@@ -255,7 +256,7 @@ def _apply(values: tuple[T, ...], segments: Iterable[Segment],
     return (values[s] if isinstance(s, slice) else (of(s),) for s in segments)
 
 
-class _ByIdentity:
+class _ByIdentity(Generic[V]):
     """Values looked up by the identity of the objects they were made from; each entry holds its
     objects, so an ``id`` is not reused while it lives; past ``limit`` the older half is dropped."""
 
@@ -263,15 +264,15 @@ class _ByIdentity:
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
-        self._entries: dict[Hashable, tuple[tuple[object, ...], Any]] = {}
+        self._entries: dict[Hashable, tuple[tuple[object, ...], V]] = {}
 
-    def peek(self, objects: tuple[object, ...], extra: Hashable) -> Any:
+    def peek(self, objects: tuple[object, ...], extra: Hashable) -> V | None:
         hit = self._entries.get((*map(id, objects), extra))
         if hit is None or not all(map(operator.is_, hit[0], objects)):
             return None
         return hit[1]
 
-    def keep(self, objects: tuple[object, ...], extra: Hashable, value: Any) -> None:
+    def keep(self, objects: tuple[object, ...], extra: Hashable, value: V) -> None:
         if len(self._entries) > self._limit:  # the older half goes: the newest bags are read next
             for old in list(itertools.islice(self._entries, self._limit // 2)):
                 del self._entries[old]
@@ -282,5 +283,6 @@ _SMALL = 24
 """Bags up to this many stacks are read afresh each time (the common case: fast either way)."""
 _MAX_STEPS = 64
 """Past this many splices without kept values, working the bag out afresh is as cheap."""
-_SPLICED = _ByIdentity(1024)
-_PER_STACK = _ByIdentity(1024)
+_SPLICED: _ByIdentity[tuple[Bag, tuple[Segment, ...]]] = _ByIdentity(1024)
+_PER_STACK: _ByIdentity[Any] = _ByIdentity(1024)
+"""Every ``per_stack`` kind's values in one cache: each kind reads back the tuple it kept."""

@@ -167,13 +167,14 @@ def _amount(amount: DiceAmount) -> str:
 
 def _save(use: ItemUse, item: Item, words: Words) -> str | None:
     """``Steel 7 save negates it``."""
-    save = use.save if isinstance(use.save, dict) else None
-    if save is None or not isinstance(save.get("save"), str):
+    save = use.save if isinstance(use.save, dict) else {}
+    name = save.get("save")
+    if not isinstance(name, str):
         return None
     dc = use.save_difficulty
     number = item.stats.get(dc.stat) if isinstance(dc, StatRef) else dc
     result = _SAVE_RESULTS.get(str(save.get("onSuccess")), "")
-    text = f"{words.say('saves', save['save'])}{' ' + _value(number) if number else ''} save"
+    text = f"{words.say('saves', name)}{' ' + _value(number) if number else ''} save"
     return f"{text} {result}".strip()
 
 
@@ -190,8 +191,8 @@ def _effects(use: ItemUse, words: Words) -> list[str]:
         pool = words.say("pools", use.restore.pool)
         parts.append(f"restores {_amount(use.restore.amount)} {pool}")
     applies = use.applies if isinstance(use.applies, list) else []
-    parts += [words.say("conditions", a["condition"]) for a in applies
-              if isinstance(a, dict) and isinstance(a.get("condition"), str)]
+    named = [a.get("condition") for a in applies if isinstance(a, dict)]
+    parts += [words.say("conditions", c) for c in named if isinstance(c, str)]
     return parts
 
 

@@ -20,13 +20,15 @@ unwritten, as in combat.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+
+from pydantic import JsonValue
 
 from middleware.items.words import Words
+from middleware.json_input import JsonObject
 from middleware.rules.item_entry import Item
 from middleware.rules.ruleset import Ruleset
 
-_Part = Callable[[dict[str, Any], Item, Words], str | None]
+_Part = Callable[[JsonObject, Item, Words], str | None]
 
 
 def attack_text(item: Item, words: Words, *, gm: bool, off_hand: str | None = None) -> str | None:
@@ -58,7 +60,7 @@ def off_hand_budget(ruleset: Ruleset) -> str | None:
 # --- to hit and damage -----------------------------------------------------------------------
 
 
-def _to_hit(attack: dict[str, Any], item: Item, words: Words) -> str:
+def _to_hit(attack: JsonObject, item: Item, words: Words) -> str:
     """``Brawn to hit``, ``Sinew + Dig to hit at 6``, ``Dex + proficiency + 1 to hit``."""
     hit = attack.get("toHit")
     hit = hit if isinstance(hit, dict) else {}
@@ -72,7 +74,7 @@ def _to_hit(attack: dict[str, Any], item: Item, words: Words) -> str:
     return f"{text or '0'} to hit" + (f" at {_number(target)}" if target is not None else "")
 
 
-def _damage(attack: dict[str, Any], item: Item, words: Words, *, gm: bool) -> str:
+def _damage(attack: JsonObject, item: Item, words: Words, *, gm: bool) -> str:
     """``1d6 + Brawn cut`` (``... cut damage`` on the stack), then ``1d8 with a hand free``."""
     damage = attack.get("damage")
     damage = damage if isinstance(damage, dict) else {}
@@ -89,7 +91,7 @@ def _damage(attack: dict[str, Any], item: Item, words: Words, *, gm: bool) -> st
     return text + (f", {spare} with a hand free" if spare is not None else "")
 
 
-def _abilities(value: Any, item: Item, words: Words) -> str | None:
+def _abilities(value: JsonValue, item: Item, words: Words) -> str | None:
     """The best of one or more abilities (``Brawn``, ``Str or Dex``), ids read through stats."""
     value = _read(item, value)
     ids = [value] if isinstance(value, str) else [_read(item, v) for v in value] \
@@ -98,7 +100,7 @@ def _abilities(value: Any, item: Item, words: Words) -> str | None:
     return " or ".join(names) if names else None
 
 
-def _sheet_name(ref: Any, words: Words) -> str | None:
+def _sheet_name(ref: JsonValue, words: Words) -> str | None:
     """A ``sheetBonus`` by its sheet name (the value reference's id, labelled where known)."""
     if not isinstance(ref, dict) or not ref:
         return None
@@ -109,12 +111,12 @@ def _sheet_name(ref: Any, words: Words) -> str | None:
 # --- reach, range and the extras (ITM-ENTRY-21) ----------------------------------------------
 
 
-def _reach(attack: dict[str, Any], item: Item, words: Words) -> str | None:
+def _reach(attack: JsonObject, item: Item, words: Words) -> str | None:
     reach = _read(item, attack.get("reach"))
     return f"reach {_number(reach)} {words.distance or 'cells'}" if reach is not None else None
 
 
-def _range(attack: dict[str, Any], item: Item, words: Words) -> str | None:
+def _range(attack: JsonObject, item: Item, words: Words) -> str | None:
     span = attack.get("range")
     if not isinstance(span, dict) or _read(item, span.get("normal")) is None:
         return None
@@ -123,18 +125,19 @@ def _range(attack: dict[str, Any], item: Item, words: Words) -> str | None:
     return f"range {_number(normal)}{far} {words.distance or 'cells'}"
 
 
-def _ammo(attack: dict[str, Any], item: Item, words: Words) -> str | None:
+def _ammo(attack: JsonObject, item: Item, words: Words) -> str | None:
     ammo = attack.get("ammo")
-    if not isinstance(ammo, dict) or not isinstance(ammo.get("tag"), str):
+    tag = ammo.get("tag") if isinstance(ammo, dict) else None
+    if not isinstance(ammo, dict) or not isinstance(tag, str):
         return None
     inside = [f"{_number(ammo.get('perAttack', 1))} an attack"]
     recover = ammo.get("recover")
     if isinstance(recover, int | float) and recover > 0:
         inside.append(f"{_number(recover * 100)}% picked up after a won fight")
-    return f"ammunition {words.say('tags', ammo['tag'])} ({', '.join(inside)})"
+    return f"ammunition {words.say('tags', tag)} ({', '.join(inside)})"
 
 
-def _clip(attack: dict[str, Any], item: Item, words: Words) -> str | None:
+def _clip(attack: JsonObject, item: Item, words: Words) -> str | None:
     clip = attack.get("clip")
     if not isinstance(clip, dict):
         return None
@@ -143,14 +146,14 @@ def _clip(attack: dict[str, Any], item: Item, words: Words) -> str | None:
     return f"holds {_number(_read(item, clip.get('max')))}{again}"
 
 
-def _modes(attack: dict[str, Any], item: Item, words: Words) -> str | None:
-    modes = [m for m in attack.get("modes") or () if isinstance(m, dict)]
+def _modes(attack: JsonObject, item: Item, words: Words) -> str | None:
+    modes = [m for m in _listed(attack.get("modes")) if isinstance(m, dict)]
     if not modes:
         return None
     return "modes " + ", ".join(f"{m.get('label', m.get('id'))} ({_mode(m)})" for m in modes)
 
 
-def _mode(mode: dict[str, Any]) -> str:
+def _mode(mode: JsonObject) -> str:
     parts = [f"{_number(mode['ammo'])} shots" if mode.get("ammo") is not None else None,
              f"{_signed(mode['toHit'])} to hit" if mode.get("toHit") else None,
              f"target {_signed(mode['target'])}" if mode.get("target") else None,
@@ -158,17 +161,17 @@ def _mode(mode: dict[str, Any]) -> str:
     return ", ".join(p for p in parts if p) or "as usual"
 
 
-def _floor(attack: dict[str, Any], item: Item, words: Words) -> str | None:
+def _floor(attack: JsonObject, item: Item, words: Words) -> str | None:
     floor = _read(item, attack.get("floor"))
     return f"at least {_number(floor)} on a hit before resistance" if floor is not None else None
 
 
-def _plus(attack: dict[str, Any], item: Item, words: Words) -> str | None:
-    extras = [_one_plus(p) for p in attack.get("plus") or () if isinstance(p, dict)]
+def _plus(attack: JsonObject, item: Item, words: Words) -> str | None:
+    extras = [_one_plus(p) for p in _listed(attack.get("plus")) if isinstance(p, dict)]
     return ", ".join(extras) if extras else None
 
 
-def _one_plus(plus: dict[str, Any]) -> str:
+def _one_plus(plus: JsonObject) -> str:
     amount = _sum([str(plus["dice"])] if plus.get("dice") else [], plus.get("flat")) or "0"
     text = f"+{amount.lstrip('+')}" + (f" {plus['type']}" if plus.get("type") else "")
     target = plus.get("targetIs")
@@ -179,12 +182,12 @@ def _one_plus(plus: dict[str, Any]) -> str:
     return text + when.get(str(plus.get("when")), "")
 
 
-def _on_hit(attack: dict[str, Any], item: Item, words: Words) -> str | None:
-    hits = [h for h in attack.get("onHit") or () if isinstance(h, dict) and "condition" in h]
+def _on_hit(attack: JsonObject, item: Item, words: Words) -> str | None:
+    hits = [h for h in _listed(attack.get("onHit")) if isinstance(h, dict) and "condition" in h]
     return ", ".join(_one_hit(h, words) for h in hits) if hits else None
 
 
-def _one_hit(hit: dict[str, Any], words: Words) -> str:
+def _one_hit(hit: JsonObject, words: Words) -> str:
     rounds = hit.get("rounds")
     lasting = f" for {_number(rounds)} rounds" if rounds is not None else \
         " until a save ends it" if hit.get("saveEnds") else ""
@@ -199,14 +202,19 @@ _HITTING: tuple[_Part, ...] = (_floor, _plus, _on_hit)
 # --- values ----------------------------------------------------------------------------------
 
 
-def _read(item: Item, value: Any) -> Any:
+def _read(item: Item, value: JsonValue) -> JsonValue:
     """A literal value, or the item's own stat for ``{"stat": id}`` (None when it gives none)."""
     if isinstance(value, dict) and set(value) == {"stat"}:
         return item.stats.get(str(value["stat"]))
     return value
 
 
-def _sum(terms: list[str], bonus: Any) -> str:
+def _listed(value: JsonValue) -> list[JsonValue]:
+    """A list the attack writes; anything else lists nothing."""
+    return value if isinstance(value, list) else []
+
+
+def _sum(terms: list[str], bonus: JsonValue) -> str:
     """Terms joined by `` + ``, then a signed number bonus (``+ 1``, ``- 2``)."""
     text = " + ".join(terms)
     if isinstance(bonus, int | float) and not isinstance(bonus, bool) and bonus:
@@ -215,11 +223,11 @@ def _sum(terms: list[str], bonus: Any) -> str:
     return text
 
 
-def _number(value: Any) -> str:
+def _number(value: object) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
 
 
-def _signed(value: Any) -> str:
+def _signed(value: object) -> str:
     return f"+{_number(value)}" if isinstance(value, int | float) and value > 0 else _number(value)

@@ -10,7 +10,8 @@ proposal did not give, and the template's slots when the proposal gives none (Am
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+
+from pydantic import JsonValue
 
 from middleware.items.index import ItemIndex, RulesetItem
 from middleware.names import normalize_name
@@ -35,15 +36,16 @@ def similarity(one: str, other: str) -> int:
     return sum(word in b for word in a.split()) + sum(word in a for word in b.split())
 
 
-def stats_read(attack: Any) -> set[str]:
+def stats_read(attack: JsonValue) -> set[str]:
     """ITM-PROPOSE-14/16: the item stats an attack reads (``{"stat": "damage"}`` anywhere)."""
     return set(_stat_refs(attack))
 
 
-def _stat_refs(node: Any) -> Iterator[str]:
+def _stat_refs(node: JsonValue) -> Iterator[str]:
     if isinstance(node, dict):
-        if isinstance(node.get("stat"), str) and len(node) == 1:
-            yield node["stat"]
+        stat = node.get("stat")
+        if isinstance(stat, str) and len(node) == 1:
+            yield stat
         for value in node.values():
             yield from _stat_refs(value)
     elif isinstance(node, list):

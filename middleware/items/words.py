@@ -8,7 +8,8 @@ combat block. An id nothing declares is shown as written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from pydantic import JsonValue
 
 from middleware.cache import per_ruleset
 from middleware.rules.ruleset import Ruleset
@@ -51,7 +52,8 @@ def _build(ruleset: Ruleset) -> Words:
     return Words(labels, unit if isinstance(unit, str) else None)
 
 
-def _budgets(economy: Any) -> dict[str, str]:
+def _budgets(economy: JsonValue) -> dict[str, str]:
     budgets = economy.get("budgets") if isinstance(economy, dict) else None
-    return {str(b["id"]): str(b.get("label", b["id"])) for b in budgets or ()
+    listed = budgets if isinstance(budgets, list) else []
+    return {str(b["id"]): str(b.get("label", b["id"])) for b in listed
             if isinstance(b, dict) and "id" in b}

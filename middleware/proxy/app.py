@@ -41,12 +41,11 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from middleware.dice import derive_seed
-from middleware.display import for_people, shown_tag
+from middleware.display import shown_tag
 from middleware.engine import Engine, Processed
 from middleware.errors import GameError, GMError, RequestError, RequestTooLarge, UpstreamError
 from middleware.logs import get_logger
 from middleware.paths import extended
-from middleware.pipeline import ResolvedReply
 from middleware.proxy.access import Access, Identity
 from middleware.proxy.chat import ChatRequest, read_request
 from middleware.proxy.chunks import Envelope
@@ -290,8 +289,7 @@ class _Proxy:
         cards = self.options.display == "cards"
         reply = ReplyStream(preview, priced_at_end(await self.engine.ruleset(at.chat)),
                             shown_tag if cards else resolved_text,
-                            branches=bool((await self.engine.game(at.chat)).options.get("branches")),
-                            whole=_for_people if cards else _resolved)
+                            branches=bool((await self.engine.game(at.chat)).options.get("branches")))
         chunks = await opened(self.upstream.stream(ask.body, at.auth))
 
         async def store(text: str) -> Processed:
@@ -352,14 +350,6 @@ async def _released(events: AsyncIterator[bytes], release: Release) -> AsyncIter
             yield event
     finally:
         release()
-
-
-def _resolved(done: ResolvedReply) -> str:
-    return done.text
-
-
-def _for_people(done: ResolvedReply) -> str:
-    return for_people(done.text, done.records)
 
 
 def _keepalive() -> ServerSentEvent:

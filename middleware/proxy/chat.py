@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from pydantic import JsonValue
+
 from middleware.errors import RequestError
 from middleware.json_input import JsonInputError, read_json
 from middleware.text import MAX_CANDIDATE_CHARS, clean_json
@@ -70,22 +72,24 @@ def read_request(raw: bytes) -> ChatRequest:
     return ChatRequest(body, messages, stream, model if isinstance(model, str) else "")
 
 
-def _message(index: int, message: Any) -> Message:
-    if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+def _message(index: int, message: JsonValue) -> Message:
+    role = message.get("role") if isinstance(message, dict) else None
+    if not isinstance(message, dict) or not isinstance(role, str):
         raise RequestError(f"messages[{index}] must be an object with a 'role'")
-    read = Message(message["role"], _text(index, message.get("content")))
+    read = Message(role, _text(index, message.get("content")))
     if read.role in KEPT_ROLES and len(read.text) > MAX_CANDIDATE_CHARS:
         raise RequestError(f"messages[{index}] is longer than {MAX_CANDIDATE_CHARS} characters, "
                            "the longest player message or reply a game keeps")
     return read
 
 
-def _text(index: int, content: Any) -> str:
+def _text(index: int, content: JsonValue) -> str:
     """A message's text: a string, or the ``text`` of its content parts (images are skipped)."""
     if content is None or isinstance(content, str):
         return content or ""
-    if isinstance(content, list) and all(isinstance(p, dict) for p in content):
-        return "".join(p["text"] for p in content if isinstance(p.get("text"), str))
+    parts = [p for p in content if isinstance(p, dict)] if isinstance(content, list) else []
+    if isinstance(content, list) and len(parts) == len(content):
+        return "".join(t for p in parts if isinstance(t := p.get("text"), str))
     raise RequestError(f"messages[{index}].content must be a string or a list of parts")
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from middleware.engine import Engine, Processed
+from middleware.json_input import JsonObject
 from middleware.paths import Extended, continue_seed, extend, extender
 from middleware.proxy.chunks import Envelope
 from middleware.proxy.stream import ReplyStream, gm_fields, opened, priced_at_end, sse_reply
@@ -41,7 +41,7 @@ def added(done: Extended) -> Processed:
                      done.records, joined.state, joined.replayed)
 
 
-async def continue_answer(tree: ChatTree, upstream: Upstream, body: dict[str, Any],
+async def continue_answer(tree: ChatTree, upstream: Upstream, body: JsonObject,
                           at: ContinueAt, headers: Mapping[str, str]) -> Response:
     """The non-streaming answer to a Continue of ``at.candidate``."""
     answer = await upstream.complete(body, at.auth)
@@ -54,7 +54,7 @@ async def continue_answer(tree: ChatTree, upstream: Upstream, body: dict[str, An
                         headers=dict(headers))
 
 
-async def continue_stream(tree: ChatTree, upstream: Upstream, body: dict[str, Any],
+async def continue_stream(tree: ChatTree, upstream: Upstream, body: JsonObject,
                           at: ContinueAt, envelope: Envelope,
                           headers: Mapping[str, str]) -> Response:
     """The streamed answer to a Continue: each added tag resolved as it closes."""

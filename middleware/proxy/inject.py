@@ -15,13 +15,16 @@ their own way) or ``off`` (the body goes upstream as the client sent it).
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Final, Literal
+
+from pydantic import JsonValue
 
 from middleware.engine import Engine
 from middleware.errors import GMError
 from middleware.gm_view import GMView, ViewOptions, build_view
+from middleware.json_input import JsonObject
 from middleware.records import Record
 from middleware.resolve.dispatch import record_from_json
 from middleware.state import GameState
@@ -50,18 +53,28 @@ def inject_config(mode: str, state_in_user: bool = False, tools: bool = False) -
                         options=ViewOptions(tools=tools))
 
 
-def inject(body: dict[str, Any], view: GMView, config: InjectConfig) -> dict[str, Any]:
+def inject(body: JsonObject, view: GMView, config: InjectConfig) -> JsonObject:
     """A copy of the request ``body`` with ``view`` put in as ``config`` says (``body`` unchanged)."""
     if config.mode == "off":
         return body
-    messages = [copy.copy(m) for m in body["messages"]]
+    messages = _messages(body["messages"])
     _merge_rules(messages, view.rules)
     if config.mode == "full":
         _put_state(messages, view.state, config.state_in_user)
-    return {**body, "messages": messages}
+    return {**body, "messages": [*messages]}
 
 
-def _merge_rules(messages: list[dict[str, Any]], rules: str) -> None:
+def _messages(listed: JsonValue) -> list[JsonObject]:
+    """A shallow copy of each message (``chat.read_request`` has checked they are objects)."""
+    copied: list[JsonObject] = []
+    for message in listed if isinstance(listed, list) else [listed]:
+        if not isinstance(message, dict):
+            raise TypeError(f"a message must be an object, not {type(message).__name__}")
+        copied.append(dict(message))
+    return copied
+
+
+def _merge_rules(messages: list[JsonObject], rules: str) -> None:
     first = next((i for i, m in enumerate(messages) if m.get("role") == "system"), None)
     if first is None:
         messages.insert(0, {"role": "system", "content": rules})
@@ -70,7 +83,7 @@ def _merge_rules(messages: list[dict[str, Any]], rules: str) -> None:
                        "content": _appended(messages[first].get("content"), rules)}
 
 
-def _put_state(messages: list[dict[str, Any]], state: str, in_user: bool) -> None:
+def _put_state(messages: list[JsonObject], state: str, in_user: bool) -> None:
     last = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=None)
     if last is None:
         return
@@ -82,14 +95,14 @@ def _put_state(messages: list[dict[str, Any]], state: str, in_user: bool) -> Non
         messages.insert(last, {"role": "system", "content": state})
 
 
-def _appended(content: Any, text: str) -> Any:
+def _appended(content: JsonValue, text: str) -> JsonValue:
     """``text`` after a message's content: a string, or one more text part of a part list."""
     if isinstance(content, list):
         return [*content, {"type": "text", "text": text}]
     return f"{content}\n\n{text}" if content else text
 
 
-def _prepended(content: Any, text: str) -> Any:
+def _prepended(content: JsonValue, text: str) -> JsonValue:
     if isinstance(content, list):
         return [{"type": "text", "text": text}, *content]
     return f"{text}\n\n{content}" if content else text
@@ -110,6 +123,6 @@ async def chat_view(engine: Engine, chat: str, turn: int, config: InjectConfig,
     return build_view(ruleset, state, records, config.options, seed=game.seed)
 
 
-def engine_records(stored: Any) -> tuple[Record, ...]:
+def engine_records(stored: Iterable[Mapping[str, JsonValue]]) -> tuple[Record, ...]:
     """A stored candidate's records read back as record objects."""
     return tuple(record_from_json(r) for r in stored)

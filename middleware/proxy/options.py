@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from middleware.display import Display
+if TYPE_CHECKING:  # an annotation only: the CLI reads these defaults without the display's imports
+    from middleware.display import Display
 
 MAX_BODY: Final = 8 * 1024 * 1024
 """The default limit on a request body (bytes): a longer one is refused with 413 (SPEC §8)."""

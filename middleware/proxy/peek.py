@@ -11,10 +11,10 @@ own, the truth about fakes included. The CLI's ``peek`` and the proxy's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from middleware.engine import Engine
 from middleware.gm_view import GMView
+from middleware.json_input import JsonObject
 from middleware.proxy.inject import InjectConfig, chat_view
 
 RULES_WHERE = "merged into the first system message (after its own text; added when there is none)"
@@ -31,7 +31,7 @@ class Peek:
     view: GMView
     config: InjectConfig
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         mode = self.config.mode
         return {"chat": self.chat, "turn": self.turn, "inject": mode,
                 "rules": self.view.rules if mode != "off" else None,

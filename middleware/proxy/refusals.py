@@ -10,11 +10,12 @@ always ours: the upstream's error text can hold its key or its internals, and go
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import Final
 
 from starlette.responses import JSONResponse
 
 from middleware.errors import UpstreamError
+from middleware.json_input import JsonObject
 
 KINDS: Final = {400: "invalid_request_error", 401: "authentication_error",
                 403: "permission_error", 404: "not_found_error", 408: "invalid_request_error",
@@ -25,7 +26,7 @@ KINDS: Final = {400: "invalid_request_error", 401: "authentication_error",
 
 
 def error_body(status: int, message: str, *, kind: str | None = None, code: str | None = None,
-               param: str | None = None) -> dict[str, Any]:
+               param: str | None = None) -> JsonObject:
     """An OpenAI-shaped error object."""
     kind = kind or KINDS.get(status) or ("server_error" if status == 500 else "upstream_error")
     return {"error": {"message": message, "type": kind, "param": param, "code": code}}

@@ -5,42 +5,39 @@ tag is held back until it closes, then resolved and sent as its rewritten tag, w
 reply is stored as one candidate (``Engine.process`` of the full text, with the seed the stream
 used), so what the client saw is exactly the stored rewritten text.
 
-How a tag is resolved as it closes: the reply so far is resolved with the candidate's seed
-(``Engine.previewer``); tags resolve in reading order and each sees only what came before it
-(SPEC §3), so the result stands whatever follows. The one exception: a buy or sale is priced at
-the place in force at the END of the reply (SPEC §3, ITM-MARKET-20), so in a ruleset with a market
-an ``[inventory:]`` tag, and all after it, wait for the end. So does everything after
-``MAX_STREAMED_TAGS`` tags, which keeps the work per reply bounded.
+How a tag is resolved as it closes: the stream takes the pipeline's own steps (``resolve_item``)
+with the candidate's seed (``Engine.previewer``), carrying the reading each step leaves on to the
+next, so each tag is resolved once, against what came before it (SPEC §3), and the result stands
+whatever follows. The one exception: a buy or sale is priced at the place in force at the END of
+the reply (SPEC §3, ITM-MARKET-20), so in a ruleset with a market an ``[inventory:]`` tag, and all
+after it, wait for the end (the steps streamed run with no place at the end known: it decides
+prices, and which market day a ``[place:]`` keeps for them, and nothing a streamed tag shows); so
+does text from a lone surrogate on (the store replaces it).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
-from typing import Any, Final, cast
+from typing import Any, cast
 
 from middleware.engine import Processed
 from middleware.errors import UpstreamError
 from middleware.logs import get_logger
 from middleware.parse import TagStream
-from middleware.pipeline import ResolvedReply
+from middleware.pipeline import Preview, Reading, Step, resolve_item
 from middleware.proxy.access import shown as shown_chat
 from middleware.proxy.branch_hold import BranchHold, Run
 from middleware.proxy.chunks import DONE, Envelope, pieces_of
 from middleware.proxy.refusals import upstream_event
 from middleware.proxy.upstream import Read
 from middleware.records import Record
+from middleware.resolve.branch import Item
 from middleware.resolve.market.day import market_of
 from middleware.rewrite import resolved_text
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Segment, Tag, Text
-from middleware.text import MAX_CANDIDATE_CHARS
+from middleware.text import MAX_CANDIDATE_CHARS, clean_text
 
-MAX_STREAMED_TAGS: Final = 64
-"""Tags resolved one by one as they close; later ones wait for the end (one resolution)."""
-
-Preview = Callable[[str], ResolvedReply]
-Whole = Callable[[ResolvedReply], str]
-"""A resolved reply as the client is shown it: its text, or its text with card lines."""
 Waits = Callable[[Tag], bool]
 Shown = Callable[[Tag, Record], str]
 """What the client is shown in place of a resolved tag: its resolved tag, or its card line."""
@@ -57,22 +54,20 @@ class ReplyStream:
 
     def __init__(self, preview: Preview, waits: Waits = lambda tag: False,
                  shown: Shown = resolved_text, *, branches: bool = False,
-                 whole: Whole = lambda done: done.text, limit: int = MAX_CANDIDATE_CHARS) -> None:
+                 limit: int = MAX_CANDIDATE_CHARS) -> None:
         """``branches``: the game reads branch blocks, each held until it closes
-        (``branch_hold``) and then sent as ``whole`` shows the reply resolved up to there;
-        ``limit``: the characters read and kept (the stored candidate is cut there)."""
+        (``branch_hold``) and then sent as the section its check kept; ``limit``: the characters
+        read and kept (the stored candidate is cut there)."""
         self._tags = TagStream(branches=branches)
         self._blocks = BranchHold(waits) if branches else None
-        self._whole = whole
         self._limit = limit
         self._held = 0
         self._shown = shown
-        self._preview = preview
         self._waits = waits
+        self._context = preview.context()  # one context, so the dice throw on from tag to tag
+        self._reading = Reading.at(preview.start)
         self._source: list[str] = []
         self._sent: list[str] = []
-        self._sent_to = 0
-        self._streamed = 0
         self._holding = False
 
     @property
@@ -84,38 +79,43 @@ class ReplyStream:
     def feed(self, delta: str) -> str:
         """Take the model's next piece of text; return the rewritten text safe to send now.
         Nothing past ``limit`` characters is read or kept (the stored candidate is cut there)."""
-        before = self._held
-        delta = delta[: self._limit + 1 - before]
-        self._source.append(delta)
-        self._held += len(delta)
-        delta = delta[: max(self._limit - before, 0)]
-        if not delta:
+        delta = self._kept(delta)
+        if not delta or self._holding:
             return ""
+        if not delta.isascii() and clean_text(delta)[0] != delta:  # the store writes others here
+            self._holding = True
+            return ""
+        if (self._blocks is None or self._blocks.outside) and self._tags.prose(delta):
+            return self._record(delta)  # most pieces: prose, outside blocks, with no tag in it
         pieces = self._tags.feed(delta)
-        if self._holding or not pieces:
+        if not pieces:  # a tag still being written
             return ""
         if self._blocks is None:
             return self._send(cast(list[Segment], pieces))  # no markers are read without blocks
         return "".join([self._run(run) for run in self._blocks.take(pieces)])
 
+    def _kept(self, delta: str) -> str:
+        """``delta`` added to the reply, up to one character past the limit; the part to read."""
+        before = self._held
+        if before + len(delta) > self._limit:
+            delta = delta[: self._limit + 1 - before]
+            self._source.append(delta)
+            self._held += len(delta)
+            return delta[: max(self._limit - before, 0)]
+        self._source.append(delta)
+        self._held += len(delta)
+        return delta
+
     def _run(self, run: Run) -> str:
-        """One run of ``BranchHold``: pieces sent as they are, or the reply through a block."""
+        """One run of ``BranchHold``: pieces sent as they are, or a block as its check chose."""
         if self._holding:
             return ""
         if run is None:
             self._holding = True
             return ""
-        return self._send(run) if isinstance(run, list) else self._through(run)
-
-    def _through(self, end: int) -> str:
-        """The reply resolved through ``end`` (a block's end), as shown, past what was sent."""
-        done = self._preview(self.reply[:end])
-        text, sent = self._whole(done), "".join(self._sent)
-        if not text.startswith(sent):  # cannot happen: what was sent is how it begins
-            self._holding = True
-            return ""
-        self._streamed = len(done.records)
-        return self._record(text[len(sent):])
+        if isinstance(run, list):
+            return self._send(run)
+        return self._record(self._text(self._step(run)))
 
     def tail(self, done: Processed, whole: str | None = None) -> str:
         """The rest of ``whole``, the stored candidate as the client is shown it (default: its
@@ -123,44 +123,37 @@ class ReplyStream:
         self._tags.close()
         whole = done.text if whole is None else whole
         sent = "".join(self._sent)
-        if not whole.startswith(sent):  # cannot happen: the preview is the stored resolution
+        if not whole.startswith(sent):  # cannot happen: the stream took the store's own steps
             get_logger().error("stream-diverged", chat=done.chat, turn=done.turn,
                                candidate=done.candidate)
             return ""
         return self._record(whole[len(sent):])
 
     def _send(self, segments: list[Segment]) -> str:
-        ready = self._ready(segments)
-        tags = [s for s in ready if isinstance(s, Tag)]
-        rendered = self._render(tags) if tags else []
-        if rendered is None:  # the preview read the reply otherwise: everything waits
-            self._holding = True
-            return ""
-        texts = iter(rendered)
-        out = [s.text if isinstance(s, Text) else next(texts) for s in ready]
-        if ready:
-            self._sent_to = ready[-1].end
+        """The segments resolved and shown, up to the first tag that waits for the end (which
+        starts holding)."""
+        out: list[str] = []
+        for segment in segments:
+            if isinstance(segment, Text):
+                out.append(segment.text)
+            elif self._waits(segment):
+                self._holding = True
+                break
+            else:
+                out.append(self._text(self._step(segment)))
         return self._record("".join(out))
 
-    def _ready(self, segments: list[Segment]) -> list[Segment]:
-        """The segments before the first one that must wait for the end (which starts holding)."""
-        streamed = self._streamed
-        for i, segment in enumerate(segments):
-            if isinstance(segment, Tag):
-                streamed += 1
-                if streamed > MAX_STREAMED_TAGS or self._waits(segment):
-                    self._holding = True
-                    return segments[:i]
-        return segments
+    def _step(self, item: Item) -> Step:
+        """``item`` resolved against the reading so far, which moves on past it."""
+        step = resolve_item(self._reading, item, self._context)
+        self._reading = step.reading
+        return step
 
-    def _render(self, tags: list[Tag]) -> list[str] | None:
-        """Each tag's rewritten text, from the reply resolved up to the last of them."""
-        records = self._preview(self.reply[: tags[-1].end]).records
-        if len(records) != self._streamed + len(tags):
-            return None
-        self._streamed += len(tags)
-        return [self._shown(tag, record)
-                for tag, record in zip(tags, records[-len(tags):], strict=True)]
+    def _text(self, step: Step) -> str:
+        """What the client is shown for a step: its prose, each tag as ``shown`` shows it."""
+        records = iter(step.tag_records)
+        return "".join([s.text if isinstance(s, Text) else self._shown(s, next(records))
+                        for s in step.kept])
 
     def _record(self, text: str) -> str:
         self._sent.append(text)

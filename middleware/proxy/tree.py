@@ -21,9 +21,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 from urllib.parse import quote
 
 from middleware.engine import Engine
@@ -62,7 +62,8 @@ class ChatTree:
         self.index.add(chat, turn, candidate, text)
 
     async def route(self, headers: Mapping[str, str], ask: ChatRequest,
-                    new_game: Any, identity: Identity = OPEN) -> Route:
+                    new_game: Callable[[str], Awaitable[None]],
+                    identity: Identity = OPEN) -> Route:
         """Where ``ask`` lands among ``identity``'s chats; ``new_game(chat)`` creates a game the
         first time a chat is seen."""
         history = read_history(ask.messages)
@@ -154,7 +155,7 @@ def named_chat(headers: Mapping[str, str], ask: ChatRequest, identity: Identity)
     return identity.chat(given if given is not None else chat_id({}, ask.messages))
 
 
-def given_id(headers: Mapping[str, str], body: Mapping[str, Any]) -> str | None:
+def given_id(headers: Mapping[str, str], body: Mapping[str, object]) -> str | None:
     """The chat id the client names: a header, else the OpenAI ``user`` field; None without."""
     for name in ID_HEADERS:
         if (value := headers.get(name)) is not None:

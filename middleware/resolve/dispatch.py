@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 
 from middleware.records import ErrorRecord, IgnoredRecord, Record, model_json
 from middleware.resolve import Resolver
@@ -61,7 +60,7 @@ def records_json(records: Sequence[Record]) -> str:
                            + model_json(r, exclude_none=True)[1:] for r in records]) + "]"
 
 
-def record_from_json(data: dict[str, Any]) -> Record:
+def record_from_json(data: Mapping[str, JsonValue]) -> Record:
     """A stored record back as its typed model: the class it names, else (a record stored without
     one) the family's record when it fits, else ``Record``."""
     named = _BY_NAME.get(str(data.get(STORED_AS)))

@@ -9,13 +9,14 @@ combat parts of ``mechanics`` are out of scope (SPEC §1) and kept whole as JSON
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, JsonValue
 
+from middleware.json_input import JsonObject
 from middleware.rules.base import Strict
 from middleware.rules.common import Label, RerollRule
-from middleware.rules.item_entry import DiceAmount, Item, Json, Word
+from middleware.rules.item_entry import DiceAmount, Item, Word
 from middleware.rules.items_money import ItemId
 from middleware.rules.refs import ValueRef
 
@@ -42,7 +43,7 @@ class Row(Strict):
     """The sheet list the row is written to (a ``sheet.lists`` id the catalog feeds)."""
     values: dict[str, Scalar] = Field(default_factory=dict)
     """The row's cells, by column id."""
-    scaled: Json | None = None
+    scaled: JsonObject | None = None
     """Cells whose number follows a sheet value, worked out by the peer's sheet editor; kept as the
     file gives it and not read by checks or items."""
 
@@ -98,26 +99,26 @@ class Mechanics(Strict):
     """How much the entry deals or heals, as dice (``2d6``) or a number."""
     damage_type: Word | None = Field(default=None, alias="damageType")
     """The kind of harm it deals."""
-    plus: Any = None
+    plus: JsonValue = None
     """What is added to the amount (an ability, a number); kept as the file gives it and not read
     by checks or items."""
     attack_roll: bool = Field(default=False, alias="attackRoll")
     """Whether using it in a fight takes an attack roll."""
-    to_hit: Any = Field(default=None, alias="toHit")
+    to_hit: JsonValue = Field(default=None, alias="toHit")
     """The bonus to hit in a fight; kept as the file gives it and not read by checks or items."""
-    save: Any = None
+    save: JsonValue = None
     """The save a target makes against it; kept as the file gives it and not read by checks or
     items."""
-    save_difficulty: Any = Field(default=None, alias="saveDifficulty")
+    save_difficulty: JsonValue = Field(default=None, alias="saveDifficulty")
     """The difficulty of that save; kept as the file gives it and not read by checks or items."""
-    applies: Any = None
+    applies: JsonValue = None
     """Conditions it applies in a fight; kept as the file gives it and not read by checks or
     items."""
     temporary: DiceAmount | None = None
     """Temporary points it grants, as dice or a number."""
     range: float | None = Field(default=None, ge=0)
     """How far it reaches, in the ruleset's distance units."""
-    area: Any = None
+    area: JsonValue = None
     """The area it covers; kept as the file gives it and not read by checks or items."""
     targets: Word | None = None
     """Who it may target (``self``, ``ally``, ``enemy``...)."""
@@ -125,26 +126,26 @@ class Mechanics(Strict):
     """How many targets it reaches (1 to 20)."""
     friendly_fire: bool = Field(default=False, alias="friendlyFire")
     """Whether it also strikes allies in its area."""
-    concentration: Any = None
+    concentration: JsonValue = None
     """How it is held by concentration; kept as the file gives it and not read by checks or
     items."""
-    zone: Any = None
+    zone: JsonValue = None
     """A zone it leaves in a fight; kept as the file gives it and not read by checks or items."""
-    reaction: Any = None
+    reaction: JsonValue = None
     """When it is used as a reaction; kept as the file gives it and not read by checks or items."""
-    scales: Any = None
+    scales: JsonValue = None
     """How it grows with the character; kept as the file gives it and not read by checks or
     items."""
-    gives: Any = None
+    gives: JsonValue = None
     """What it grants while held; kept as the file gives it and not read by checks or items."""
-    standard: Any = None
+    standard: JsonValue = None
     """A standard fight action it stands for; kept as the file gives it and not read by checks or
     items."""
-    rider: Any = None
+    rider: JsonValue = None
     """An extra effect on a hit; kept as the file gives it and not read by checks or items."""
-    riders: Any = None
+    riders: JsonValue = None
     """Extra effects on a hit; kept as the file gives it and not read by checks or items."""
-    qualities: Any = None
+    qualities: JsonValue = None
     """Weapon qualities; kept as the file gives it and not read by checks or items."""
 
 
@@ -164,7 +165,7 @@ class CatalogEntry(Strict):
     """The sheet-list rows the entry writes when a character picks it."""
     mechanics: Mechanics | None = None
     """What the entry costs and does: to a check, in a fight."""
-    creature: Json | None = None
+    creature: JsonObject | None = None
     """A bestiary creature's sheet; kept as the file gives it."""
     item: Item | None = None
     """The item this entry is, in a catalog that holds items."""
@@ -185,7 +186,7 @@ class Catalog(Strict):
     """What the catalog holds, in a line or two (up to 2000 characters)."""
     filters: tuple[CatalogFilter, ...] = Field(default=(), max_length=12)
     """The filters the picker offers (up to 12)."""
-    units: Json | None = None
+    units: JsonObject | None = None
     """Units the catalog's numbers are written in; kept as the file gives it."""
     entries: tuple[CatalogEntry, ...] = Field(default=(), max_length=2000)
     """The catalog's entries (up to 2000)."""

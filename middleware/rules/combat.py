@@ -7,9 +7,9 @@ the block is still refused.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, JsonValue, model_validator
 
 from middleware.rules.base import Id, Strict
 
@@ -91,57 +91,57 @@ class LevelEffect(_Source):
 class CombatBlock(Strict):
     """The combat block: conditions and levels strict, the rest kept as JSON ([X])."""
 
-    kind: Any = None
+    kind: JsonValue = None
     """The kind of combat (its rolls); kept as the file gives it and not read by checks or
     items."""
-    health: Any = None
+    health: JsonValue = None
     """What a fighter's health is; kept as the file gives it and not read by checks or items."""
-    defense: Any = None
+    defense: JsonValue = None
     """How a fighter is hard to hit; kept as the file gives it and not read by checks or items."""
-    initiative: Any = None
+    initiative: JsonValue = None
     """Who acts first; kept as the file gives it and not read by checks or items."""
-    attack_roll: Any = Field(default=None, alias="attackRoll")
+    attack_roll: JsonValue = Field(default=None, alias="attackRoll")
     """How an attack is rolled; kept as the file gives it and not read by checks or items."""
-    economy: Any = None
+    economy: JsonValue = None
     """What a fighter may do on a turn; kept as the file gives it and not read by checks or
     items."""
-    distance: Any = None
+    distance: JsonValue = None
     """How far apart fighters are; kept as the file gives it and not read by checks or items."""
-    ranged: Any = None
+    ranged: JsonValue = None
     """Ranged attacks; kept as the file gives it and not read by checks or items."""
-    cover: Any = None
+    cover: JsonValue = None
     """Cover; kept as the file gives it and not read by checks or items."""
-    opportunity: Any = None
+    opportunity: JsonValue = None
     """Opportunity attacks; kept as the file gives it and not read by checks or items."""
-    attacks: Any = None
+    attacks: JsonValue = None
     """Attack rows; kept as the file gives it and not read by checks or items."""
-    abilities: Any = None
+    abilities: JsonValue = None
     """Fight abilities; kept as the file gives it and not read by checks or items."""
-    standard: Any = None
+    standard: JsonValue = None
     """Standard actions; kept as the file gives it and not read by checks or items."""
-    standard_effects: Any = Field(default=None, alias="standardEffects")
+    standard_effects: JsonValue = Field(default=None, alias="standardEffects")
     """What standard actions do; kept as the file gives it and not read by checks or items."""
-    checks: Any = None
+    checks: JsonValue = None
     """Checks made in a fight; kept as the file gives it and not read by checks or items."""
-    contests: Any = None
+    contests: JsonValue = None
     """Contests between fighters; kept as the file gives it and not read by checks or items."""
-    concentration: Any = None
+    concentration: JsonValue = None
     """Holding concentration when hurt; kept as the file gives it and not read by checks or
     items."""
-    dying: Any = None
+    dying: JsonValue = None
     """What happens at 0 health; kept as the file gives it and not read by checks or items."""
-    damage_types: Any = Field(default=None, alias="damageTypes")
+    damage_types: JsonValue = Field(default=None, alias="damageTypes")
     """Kinds of harm; kept as the file gives it and not read by checks or items."""
-    damage_kinds: Any = Field(default=None, alias="damageKinds")
+    damage_kinds: JsonValue = Field(default=None, alias="damageKinds")
     """Families of harm; kept as the file gives it and not read by checks or items."""
-    pool: Any = None
+    pool: JsonValue = None
     """A fight's dice pool; kept as the file gives it and not read by checks or items."""
-    off_hand: Any = Field(default=None, alias="offHand")
+    off_hand: JsonValue = Field(default=None, alias="offHand")
     """Fighting with two weapons; kept as the file gives it and not read by checks or items."""
-    spend_limits: Any = Field(default=None, alias="spendLimits")
+    spend_limits: JsonValue = Field(default=None, alias="spendLimits")
     """How much may be spent per turn; kept as the file gives it and not read by checks or
     items."""
-    threat: Any = None
+    threat: JsonValue = None
     """How enemies choose whom to strike; kept as the file gives it and not read by checks or
     items."""
     conditions: list[ConditionEffect] = Field(default_factory=list)

@@ -6,9 +6,9 @@ spend pool that exists) are in ``rules/audit/resolution.py`` so every problem ge
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, JsonValue
 
 from middleware.rules.base import Id, Strict, label_problem
 from middleware.rules.refs import ValueRef
@@ -243,7 +243,7 @@ class Override(Strict):
     when: ValueRef | None = None
     """A sheet value of the roller; the override applies only while it is not 0. Always applies
     when absent."""
-    set: dict[str, Any] = Field(default_factory=dict)
+    set: dict[str, JsonValue] = Field(default_factory=dict)
     """Resolution keys of the ruleset's own kind that replace the ruleset's for these checks;
     ``null`` removes a key. The kind, the sheet math and the difficulty ladder cannot be
     changed."""

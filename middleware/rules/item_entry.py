@@ -9,17 +9,17 @@ Cross-references (a category the block declares, a stat value its stat allows) a
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, JsonValue, StringConstraints, model_validator
 
+from middleware.json_input import JsonObject
 from middleware.rules.base import Strict
 from middleware.rules.combat import Modifier
 from middleware.rules.common import Label
 from middleware.rules.items_money import Cost, DiceText, GateCheck, ItemId, Ref, Tell, Threshold
 from middleware.rules.refs import ValueRef
 
-Json = dict[str, Any]
 StatValue = bool | float | str
 """A value an item gives one of the block's stats (ITM-ENTRY-04)."""
 
@@ -191,28 +191,28 @@ class ItemUse(Strict):
     """How much it heals or deals: dice and a flat number."""
     damage_type: Word | None = Field(default=None, alias="damageType")
     """The kind of harm it deals."""
-    plus: Any = None
+    plus: JsonValue = None
     """What is added to the amount; kept as the file gives it for fights and the Game Master, not
     read out of combat."""
     attack_roll: bool = Field(default=False, alias="attackRoll")
     """Whether using it on someone takes an attack roll."""
-    to_hit: Any = Field(default=None, alias="toHit")
+    to_hit: JsonValue = Field(default=None, alias="toHit")
     """The bonus to hit; kept as the file gives it for fights and the Game Master, not read out of
     combat."""
-    save: Any = None
+    save: JsonValue = None
     """The save a target makes against it; kept as the file gives it for fights and the Game
     Master, not read out of combat."""
     save_difficulty: Annotated[int, Field(ge=1, le=100)] | StatRef | None = Field(
         default=None, alias="saveDifficulty")
     """The difficulty of that save: 1 to 100, or one of the item's number stats."""
-    applies: Any = None
+    applies: JsonValue = None
     """Conditions it applies, which stay until something removes them; kept as the file gives it
     for fights and the Game Master, not read out of combat."""
     temporary: DiceAmount | None = None
     """Temporary points it gives the health pool."""
     range: float | None = Field(default=None, ge=0)
     """How far it reaches, in the ruleset's distance units."""
-    area: Any = None
+    area: JsonValue = None
     """The area it covers; kept as the file gives it for fights and the Game Master, not read out
     of combat."""
     targets: Literal["self", "ally", "enemy", "any"] | None = None
@@ -221,10 +221,10 @@ class ItemUse(Strict):
     """How many it reaches (1 to 20)."""
     friendly_fire: bool = Field(default=False, alias="friendlyFire")
     """Whether it also strikes allies in its area."""
-    concentration: Any = None
+    concentration: JsonValue = None
     """How it is held by concentration; kept as the file gives it for fights and the Game Master,
     not read out of combat."""
-    zone: Any = None
+    zone: JsonValue = None
     """A zone it leaves in a fight; kept as the file gives it for fights and the Game Master, not
     read out of combat."""
     consumes: bool = False
@@ -236,28 +236,28 @@ class ItemUse(Strict):
     gate: Gate | None = None
     """A check to pass before the item works; a failed one uses it up for nothing."""
     # Refused in a use (ITM-IMPORT-09); kept only to be named in the refusal.
-    cost: Any = None
+    cost: JsonValue = None
     """Belongs to sheet catalog entries and is refused in a use; declared only so the refusal names
     it."""
-    per_cost_step: Any = Field(default=None, alias="perCostStep")
+    per_cost_step: JsonValue = Field(default=None, alias="perCostStep")
     """Belongs to sheet catalog entries and is refused in a use; declared only so the refusal names
     it."""
-    check: Any = None
+    check: JsonValue = None
     """Belongs to sheet catalog entries and is refused in a use; declared only so the refusal names
     it."""
-    reaction: Any = None
+    reaction: JsonValue = None
     """Belongs to sheet catalog entries and is refused in a use; declared only so the refusal names
     it."""
-    scales: Any = None
+    scales: JsonValue = None
     """Belongs to sheet catalog entries and is refused in a use; declared only so the refusal names
     it."""
-    gives: Any = None
+    gives: JsonValue = None
     """Belongs to sheet catalog entries and is refused in a use; declared only so the refusal names
     it."""
-    standard: Any = None
+    standard: JsonValue = None
     """Belongs to sheet catalog entries and is refused in a use; declared only so the refusal names
     it."""
-    riders: Any = None
+    riders: JsonValue = None
     """Belongs to sheet catalog entries and is refused in a use; declared only so the refusal names
     it."""
 
@@ -330,10 +330,10 @@ class Item(Strict):
     """What it does while merely carried."""
     requires: tuple[Requirement, ...] = Field(default=(), max_length=4)
     """What it asks of its wearer, and what applies while they fall short (up to 4)."""
-    attack: Json | None = None
+    attack: JsonObject | None = None
     """Makes it a weapon in a fight while worn; kept as the file gives it for fights and the Game
     Master."""
-    weapons: Any = None
+    weapons: JsonValue = None
     """Extra weapon effects for fights; kept as the file gives it."""
     toggle: Toggle | None = None
     """A switch shown on the stack, starting off (a flame tongue's flames)."""

@@ -19,16 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import JsonValue, TypeAdapter, ValidationError
 
 from middleware.cache import IdentityCache, per_ruleset
 from middleware.rules.catalogs import Catalog, CatalogEntry, Scalar
 from middleware.rules.common import Rung
 from middleware.rules.ruleset import Ruleset
 
-Layer = Mapping[str, Any]
+Layer = Mapping[str, JsonValue]
+"""A layer, or a part of one, as the file gives it (layers are kept whole as JSON)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +125,9 @@ def _removed(ruleset: Ruleset, layers: tuple[str, ...]) -> Removed:
             coins.update(_strings(currencies.get("removeUnits")))
         for hiding in _list(layer.get("catalogs")):
             catalog = catalogs.get(str(hiding.get("id")))
-            if catalog is not None and isinstance(hiding.get("hide"), Mapping):
-                items.update(_hidden(catalog, hiding["hide"]))
+            hide = hiding.get("hide")
+            if catalog is not None and isinstance(hide, Mapping):
+                items.update(_hidden(catalog, hide))
     return Removed(items=frozenset(items), coins=frozenset(coins))
 
 
@@ -177,9 +178,9 @@ def _values(ruleset: Ruleset, layers: tuple[str, ...]) -> Mapping[str, frozenset
     return {k: frozenset(v) for k, v in lost.items()}
 
 
-def _strings(value: Any) -> list[str]:
+def _strings(value: JsonValue) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _list(value: Any) -> list[Layer]:
+def _list(value: JsonValue) -> list[Layer]:
     return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []

@@ -8,14 +8,13 @@ SHEET-IMPORT). Pydantic's errors are turned into ``Problem``s here and nowhere e
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
 from middleware.errors import Problem, RulesetError, UnreadableRuleset
-from middleware.json_input import JsonInputError, read_json
+from middleware.json_input import JsonInputError, JsonObject, read_json
 from middleware.rules.audit.catalog_ids import check_catalog_ids
 from middleware.rules.audit.hide_when import check_hide_when, check_layer_values
 from middleware.rules.audit.item_stat import check_item_stats
@@ -30,7 +29,7 @@ from middleware.text import clean, clean_json
 MAX_BYTES = 256 * 1024
 """SHEET-FILE-06: the whole ruleset file is at most 256 KB."""
 
-Source = str | Path | bytes | dict[str, Any]
+Source = str | Path | bytes | Mapping[str, object]
 Checker = Callable[[Ruleset], Iterable[Problem]]
 
 CHECKERS: list[Checker] = [check_resolution, check_audit, check_sheet, check_items,
@@ -64,7 +63,7 @@ def validate_ruleset(source: Source) -> list[Problem]:
     return []
 
 
-def ruleset_json_schema() -> dict[str, Any]:
+def ruleset_json_schema() -> JsonObject:
     """The JSON Schema of the ruleset file, generated from the models (``gm-middleware schema``)."""
     return Ruleset.model_json_schema(by_alias=True)
 
@@ -72,8 +71,8 @@ def ruleset_json_schema() -> dict[str, Any]:
 # --- reading --------------------------------------------------------------------------------
 
 
-def _read(source: Source) -> tuple[str, Any]:
-    if isinstance(source, dict):  # read back from its text, within the same bounds as a file
+def _read(source: Source) -> tuple[str, JsonObject]:
+    if isinstance(source, Mapping):  # read back from its text, within the same bounds as a file
         try:
             text = json.dumps(source, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as exc:
@@ -92,7 +91,7 @@ def _read(source: Source) -> tuple[str, Any]:
     return str(path), _parse(data, str(path))
 
 
-def _parse(data: bytes, name: str) -> Any:
+def _parse(data: bytes, name: str) -> JsonObject:
     _check_size(len(data), name)
     try:  # bounded JSON (middleware.json_input): no NaN, no deep nesting, no endless numbers
         raw = clean_json(read_json(data, "the file"))

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import TypeAdapter, ValidationError
 
 from middleware.errors import Problem
+from middleware.json_input import JsonObject
 from middleware.rules.common import Override
 from middleware.rules.problems import RESOLUTION as R
 from middleware.rules.problems import validation_problems
@@ -91,10 +92,10 @@ def _produced(res: AnyResolution, override: Override, ruleset: Ruleset,
             yield _under_set(problem, override, i)
 
 
-def merged_resolution(res: AnyResolution, override: Override) -> dict[str, Any]:
+def merged_resolution(res: AnyResolution, override: Override) -> JsonObject:
     """CHK-OVR-02/03 (Ambiguity 24): the file's resolution with ``set`` applied, as JSON: each key
     replaced whole, a ``null`` removing it; ``kind`` is never replaced (CHK-IMPORT-37)."""
-    merged = res.model_dump(by_alias=True, exclude_unset=True)
+    merged: JsonObject = res.model_dump(by_alias=True, exclude_unset=True)
     for key, value in override.set.items():
         if key == "kind":
             continue

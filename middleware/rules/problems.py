@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
 
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 from pydantic_core import ErrorDetails
 
 from middleware.errors import Problem
 from middleware.rules.base import json_path
 
 
-def validation_problems(exc: ValidationError, raw: Any, prefix: tuple[int | str, ...] = ()) \
+def validation_problems(exc: ValidationError, raw: JsonValue, prefix: tuple[int | str, ...] = ()) \
         -> list[Problem]:
     """Every error of ``exc``, once per path: a union's complaints about one value read as one."""
     by_path: dict[str, list[str]] = {}
@@ -35,7 +34,7 @@ def validation_problems(exc: ValidationError, raw: Any, prefix: tuple[int | str,
     return [Problem(path, " / ".join(messages)) for path, messages in by_path.items()]
 
 
-def _problem(error: ErrorDetails, raw: Any, prefix: tuple[int | str, ...]) -> Problem:
+def _problem(error: ErrorDetails, raw: JsonValue, prefix: tuple[int | str, ...]) -> Problem:
     loc = prefix + file_loc(raw, error["loc"], missing=error["type"] == "missing")
     if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
         # Name the discriminating key itself (``$.resolution.kind``), not the object holding it.
@@ -49,14 +48,15 @@ def _problem(error: ErrorDetails, raw: Any, prefix: tuple[int | str, ...]) -> Pr
     return Problem(json_path(loc), message)
 
 
-def file_loc(raw: Any, loc: tuple[int | str, ...], *, missing: bool = False) \
+def file_loc(raw: JsonValue, loc: tuple[int | str, ...], *, missing: bool = False) \
         -> tuple[int | str, ...]:
     """The part of pydantic's ``loc`` that is a path in ``raw``, without union tags."""
     node, out = raw, []
     for index, part in enumerate(loc):
         last = index == len(loc) - 1
-        if _has(node, part):
-            node = node[part]
+        child = _child(node, part)
+        if child:
+            node = child[0]
         elif not (last and missing and isinstance(node, dict) and isinstance(part, str)):
             continue
         out.append(part)
@@ -72,10 +72,13 @@ def repeats(values: Iterable[str]) -> Iterator[tuple[int, str]]:
         seen.add(value)
 
 
-def _has(node: Any, part: int | str) -> bool:
+def _child(node: JsonValue, part: int | str) -> tuple[JsonValue, ...]:
+    """``(node[part],)`` when the file has that key or index, else ``()``."""
     if isinstance(node, dict):
-        return isinstance(part, str) and part in node
-    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        return (node[part],) if isinstance(part, str) and part in node else ()
+    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        return (node[part],)
+    return ()
 
 
 def _brief(value: str | int | float | bool) -> str:

@@ -8,10 +8,11 @@ the charms). SHEET-FILE-06: an unknown top-level key still refuses the file.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, PrivateAttr, StringConstraints
 
+from middleware.json_input import JsonObject
 from middleware.names import normalize_name
 from middleware.rules.base import MODEL_CONFIG, Strict, one_line_descriptions
 from middleware.rules.catalogs import Catalog
@@ -25,8 +26,6 @@ from middleware.rules.sheet import SheetBlock
 
 RulesetId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=60)]
 """A ruleset's own id: like a sheet id, but hyphens are allowed (``5e-2014``, ``ember-roads``)."""
-
-Json = dict[str, Any]
 
 
 class License(Strict):
@@ -65,9 +64,9 @@ SCHEMA_ID = "urn:gm-middleware:ruleset:1"
 versioned with ``schemaVersion``."""
 
 
-def _schema_root(schema: dict[str, Any]) -> None:
+def _schema_root(schema: JsonObject, model: type[Strict]) -> None:
     """The file's schema says which dialect it is written in and which schema it is."""
-    one_line_descriptions(schema)
+    one_line_descriptions(schema, model)
     schema.update({"$schema": SCHEMA_DIALECT, "$id": SCHEMA_ID})
 
 
@@ -105,7 +104,7 @@ class Ruleset(Strict):
     and tracks."""
     rests: list[Rest] = Field(default_factory=list, max_length=12)
     """The rests a party can take (up to 12) and what each one restores."""
-    gm: Json | None = None
+    gm: JsonObject | None = None
     """What the Game Master is told about the rules; kept whole and handed on unchanged."""
     items: ItemsBlock | None = None
     """The items block: categories, rarities, tags, stats, slots, carrying, money, markets and
@@ -113,18 +112,18 @@ class Ruleset(Strict):
     catalogs: list[Catalog] = Field(default_factory=list)
     """Lists of things a character can have or choose (items, charms, knacks), each entry with its
     mechanics."""
-    battle: Json | None = None
+    battle: JsonObject | None = None
     """The peer's battle settings; kept whole and handed on unchanged."""
     combat: CombatBlock | None = None
     """How fights are rolled: attack and damage rows, guard, conditions."""
-    layers: list[Json] = Field(default_factory=list)
+    layers: list[JsonObject] = Field(default_factory=list)
     """Optional changes a game can switch on over the rules (a hard winter, a long night); kept as
     the file gives them."""
 
-    _source: Json | None = PrivateAttr(default=None)
+    _source: JsonObject | None = PrivateAttr(default=None)
 
     @property
-    def source(self) -> Json:
+    def source(self) -> JsonObject:
         """The file's JSON as loaded (``$comment``s and all), e.g. to store with a game."""
         if self._source is not None:
             return self._source

@@ -7,9 +7,10 @@ item, coin or plain item within its limits.
 
 from __future__ import annotations
 
-from typing import Any
+from pydantic import JsonValue
 
 from middleware.errors import Problem, TranscriptError
+from middleware.json_input import JsonObject
 from middleware.names import normalize_name
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.party_build import Ctx, check_build
@@ -21,7 +22,7 @@ MAX_PARTY = 64
 """SHEET-STORE-04: a game's live state covers at most 64 characters."""
 
 
-def read_party(ruleset: Ruleset, party_json: list[Any], *,
+def read_party(ruleset: Ruleset, party_json: JsonValue, *,
                line: int | None = None) -> tuple[Character, ...]:
     """SHEET-TRN-01..05: the party, or ``TranscriptError`` naming every problem and its path."""
     problems: list[Problem] = []
@@ -32,8 +33,8 @@ def read_party(ruleset: Ruleset, party_json: list[Any], *,
     for i, entry in enumerate(party_json):
         ctx = Ctx(ruleset, f"$.party[{i}]", problems)
         _check_entry(ctx, entry)
-        if isinstance(entry, dict) and isinstance(entry.get("name"), str):
-            key = normalize_name(entry["name"])
+        if isinstance(entry, dict) and isinstance(name := entry.get("name"), str):
+            key = normalize_name(name)
             if key in seen:
                 ctx.add("name", f"same name as $.party[{seen[key]}]")
             seen.setdefault(key, i)
@@ -50,7 +51,7 @@ def read_party(ruleset: Ruleset, party_json: list[Any], *,
     return tuple(Character.model_validate(e) for e in party_json)
 
 
-def _check_entry(ctx: Ctx, entry: Any) -> None:
+def _check_entry(ctx: Ctx, entry: JsonValue) -> None:
     if not isinstance(entry, dict):
         ctx.add("", "a party entry must be an object")
         return
@@ -66,7 +67,7 @@ def _check_entry(ctx: Ctx, entry: Any) -> None:
     check_bag(ctx.at("bag"), entry.get("bag", []))
 
 
-def check_sheet_envelope(ctx: Ctx, sheet: Any) -> dict[str, Any]:
+def check_sheet_envelope(ctx: Ctx, sheet: JsonValue) -> JsonObject:
     """SHEET-BUILD-02: ``{v, build}``; returns the build (empty when absent or broken)."""
     if sheet is None:
         return {}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+
+from pydantic import JsonValue
 
 from middleware.errors import Problem
+from middleware.json_input import JsonObject
 from middleware.rules.base import json_path
 from middleware.rules.catalogs import Catalog
 from middleware.rules.ruleset import Ruleset
@@ -46,7 +48,7 @@ def _number(value: object) -> float | None:
     return float(value)
 
 
-def _obj(ctx: Ctx, build: dict[str, Any], key: str) -> dict[str, Any]:
+def _obj(ctx: Ctx, build: JsonObject, key: str) -> JsonObject:
     value = build.get(key, {})
     if not isinstance(value, dict):
         ctx.add(key, "must be an object")
@@ -54,7 +56,7 @@ def _obj(ctx: Ctx, build: dict[str, Any], key: str) -> dict[str, Any]:
     return value
 
 
-def check_build(ctx: Ctx, build: Any) -> None:
+def check_build(ctx: Ctx, build: JsonValue) -> None:
     """Unknown keys and ids, scores, tiers, bonuses, fields and list rows."""
     if not isinstance(build, dict):
         ctx.add("", "the build must be an object")
@@ -86,7 +88,7 @@ def check_build(ctx: Ctx, build: Any) -> None:
             _check_rows(ctx.at("lists").at(list_id), sheet_list, rows)
 
 
-def _check_tiers(ctx: Ctx, chosen: dict[str, Any], key: str) -> None:
+def _check_tiers(ctx: Ctx, chosen: JsonObject, key: str) -> None:
     sheet = ctx.ruleset.sheet
     entries = sheet.by_id.saves if key == "saves" else sheet.by_id.skills
     tiers = [t.id for t in ctx.ruleset.resolution.proficiency_tiers]
@@ -98,7 +100,7 @@ def _check_tiers(ctx: Ctx, chosen: dict[str, Any], key: str) -> None:
             ctx.at(key).add(entry_id, f"tier must be one of {offered}")
 
 
-def _check_bonuses(ctx: Ctx, bonuses: dict[str, Any]) -> None:
+def _check_bonuses(ctx: Ctx, bonuses: JsonObject) -> None:
     ix = ctx.ruleset.sheet.by_id
     low, high = ctx.ruleset.sheet.bonus_range.min, ctx.ruleset.sheet.bonus_range.max
     for entry_id, bonus in bonuses.items():
@@ -109,7 +111,7 @@ def _check_bonuses(ctx: Ctx, bonuses: dict[str, Any]) -> None:
             ctx.at("bonuses").add(entry_id, f"must be a number in {low}..{high}")
 
 
-def check_value(ctx: Ctx, field: SheetField, value: Any) -> None:
+def check_value(ctx: Ctx, field: SheetField, value: JsonValue) -> None:
     """A field or cell value the field or column can hold (type, range, whole, length, enum)."""
     if isinstance(field, NumberField):
         number = _number(value)
@@ -131,7 +133,7 @@ def check_value(ctx: Ctx, field: SheetField, value: Any) -> None:
         ctx.add("", "must be at most 40 characters")
 
 
-def _check_rows(ctx: Ctx, sheet_list: SheetList, rows: Any) -> None:
+def _check_rows(ctx: Ctx, sheet_list: SheetList, rows: JsonValue) -> None:
     if not isinstance(rows, list):
         ctx.add("", "must be a list of rows")
         return
@@ -155,7 +157,7 @@ def _check_rows(ctx: Ctx, sheet_list: SheetList, rows: Any) -> None:
                 here.add(column.id, "a required cell is missing")
 
 
-def _check_mark(ctx: Ctx, list_id: str, mark: Any) -> None:
+def _check_mark(ctx: Ctx, list_id: str, mark: JsonValue) -> None:
     """SHEET-TRN-05: ``<catalog>/<entry>``, a catalog that feeds this list, an existing entry."""
     catalog_id, _, entry_id = mark.partition("/") if isinstance(mark, str) else ("", "", "")
     catalog: Catalog | None = next((c for c in ctx.ruleset.catalogs if c.id == catalog_id), None)

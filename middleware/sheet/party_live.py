@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 
+from middleware.json_input import JsonObject
 from middleware.rules.item_entry import Item
 from middleware.sheet.evaluate import SheetView, blank_build
 from middleware.sheet.party_build import Ctx
@@ -17,11 +18,11 @@ STACK_KEYS = {"item", "coins", "plain", "count", "nickname", "equipped", "bound"
               "loaded", "on"}
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _view(ctx: Ctx, build: dict[str, Any]) -> SheetView:
+def _view(ctx: Ctx, build: JsonObject) -> SheetView:
     rules = sheet_rules(ctx.ruleset)
     try:
         parsed = Build.model_validate(build) if build else blank_build(rules)
@@ -30,7 +31,7 @@ def _view(ctx: Ctx, build: dict[str, Any]) -> SheetView:
     return SheetView(rules, parsed)
 
 
-def check_live(ctx: Ctx, live: Any, build: dict[str, Any]) -> None:
+def check_live(ctx: Ctx, live: Any, build: JsonObject) -> None:
     """Pool keys and values, tracks, wound marks, conditions, states and text."""
     if not isinstance(live, dict):
         ctx.add("", "live must be an object")
@@ -116,7 +117,7 @@ def _items(ctx: Ctx) -> dict[str, Item]:
     return out
 
 
-def check_bag(ctx: Ctx, bag: Any) -> None:
+def check_bag(ctx: Ctx, bag: JsonValue) -> None:
     """SHEET-TRN-04/05: each stack is an item, coins or a plain item, within its limits."""
     if not isinstance(bag, list):
         ctx.add("", "bag must be a list")
@@ -146,7 +147,7 @@ def check_bag(ctx: Ctx, bag: Any) -> None:
             _check_item(here, stack, items)
 
 
-def _check_item(ctx: Ctx, stack: dict[str, Any], items: dict[str, Item]) -> None:
+def _check_item(ctx: Ctx, stack: JsonObject, items: dict[str, Item]) -> None:
     ref = stack["item"]
     item = items.get(ref) if isinstance(ref, str) and "/" in ref else \
         items.get(str(ref).lower())
@@ -162,7 +163,8 @@ def _check_item(ctx: Ctx, stack: dict[str, Any], items: dict[str, Item]) -> None
                                or not 0 <= stack["charges"] <= charges):
         ctx.add("charges", f"must be a whole number in 0..{charges}")
     limit = item.stack if item.stack is not None else 1
-    if _whole(stack.get("count", 1)) and stack.get("count", 1) > limit:
+    count = stack.get("count", 1)
+    if _whole(count) and count > limit:
         ctx.add("count", f"at most {limit} in one stack")
 
 

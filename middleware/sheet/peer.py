@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from middleware.logs import get_logger
 from middleware.names import normalize_name
 from middleware.rules.ruleset import Ruleset
-from middleware.sheet.peer_build import Notes, read_sheet, serialized_size
+from middleware.sheet.peer_build import Notes, Stored, read_sheet, serialized_size
 from middleware.sheet.peer_live import MAX_LIVE_BYTES, read_bag, read_live
 from middleware.state import Character
 
@@ -38,8 +37,9 @@ class PeerCharacter:
     warnings: tuple[str, ...]
 
 
-def read_peer_character(ruleset: Ruleset, name: str, *, sheet: Any = None, live: Any = None,
-                        bag: Any = (), player: bool = False) -> PeerCharacter:
+def read_peer_character(ruleset: Ruleset, name: str, *, sheet: object = None,
+                        live: object = None, bag: object = (), player: bool = False) \
+        -> PeerCharacter:
     """SHEET-BUILD-02/03, SHEET-STORE-04/05: one character from the peer's stored shapes.
 
     ``sheet`` is the stored envelope ``{v, build}`` (a card's ``rulesetSheet``), ``live`` the
@@ -60,7 +60,7 @@ def read_peer_character(ruleset: Ruleset, name: str, *, sheet: Any = None, live:
     return PeerCharacter(character, _logged(name, said))
 
 
-def read_peer_party(ruleset: Ruleset, cards: Sequence[Any], game_state: Any = None,
+def read_peer_party(ruleset: Ruleset, cards: Sequence[object], game_state: object = None,
                     ) -> tuple[tuple[Character, ...], tuple[str, ...]]:
     """SHEET-TRN-02/03, SHEET-BUILD-04, SHEET-STORE-03: the party from the peer's game cards.
 
@@ -87,12 +87,12 @@ def read_peer_party(ruleset: Ruleset, cards: Sequence[Any], game_state: Any = No
     return tuple(party), tuple(warnings)
 
 
-def _chosen_cards(cards: Any, notes: Notes) -> list[tuple[str, dict[str, Any]]]:
+def _chosen_cards(cards: object, notes: Notes) -> list[tuple[str, Stored]]:
     """Cards with a usable name, one per normalized name (the player's wins), at most 64."""
     if not isinstance(cards, Sequence) or isinstance(cards, str):
         notes.warn("the cards are not a list; no party")
         return []
-    by_key: dict[str, tuple[int, dict[str, Any]]] = {}
+    by_key: dict[str, tuple[int, Stored]] = {}
     for i, card in enumerate(cards):
         name = _name(card) if isinstance(card, dict) else None
         if name is None:
@@ -112,13 +112,13 @@ def _chosen_cards(cards: Any, notes: Notes) -> list[tuple[str, dict[str, Any]]]:
     return [(key, card) for key, (_, card) in ordered[:MAX_PARTY]]
 
 
-def _name(card: dict[str, Any]) -> str | None:
+def _name(card: Stored) -> str | None:
     data = card.get("data")
     name = card.get("name", data.get("name") if isinstance(data, dict) else None)
     return name if isinstance(name, str) and normalize_name(name) else None
 
 
-def _card_sheet(card: dict[str, Any], ruleset: Ruleset) -> Any:
+def _card_sheet(card: Stored, ruleset: Ruleset) -> object:
     """SHEET-BUILD-04: the game copy, else the card's sheet for this ruleset's id."""
     if "rulesetSheet" in card:
         return card["rulesetSheet"]
@@ -130,11 +130,11 @@ def _card_sheet(card: dict[str, Any], ruleset: Ruleset) -> Any:
     return None
 
 
-def _object(value: Any) -> dict[str, Any]:
+def _object(value: object) -> Stored:
     return value if isinstance(value, dict) else {}
 
 
-def _for_ruleset(sheets: dict[str, Any], ruleset_id: str | None) -> Any:
+def _for_ruleset(sheets: Stored, ruleset_id: str | None) -> object:
     """The sheet pinned to ``ruleset_id``: the exact key, else ``<owner>/<id>`` (``local/...``)."""
     if ruleset_id in sheets:
         return sheets[ruleset_id]
@@ -142,15 +142,16 @@ def _for_ruleset(sheets: dict[str, Any], ruleset_id: str | None) -> Any:
                  if isinstance(key, str) and key.rpartition("/")[2] == ruleset_id), None)
 
 
-def _lives(game_state: Any, keys: set[str], notes: Notes) -> dict[str, Any]:
+def _lives(game_state: object, keys: set[str], notes: Notes) -> dict[str, object]:
     """SHEET-STORE-03/04: live states by normalized name; a state outside the bounds is refused."""
     if game_state is None:
         return {}
-    fault = "not an object" if not isinstance(game_state, dict) else _game_fault(game_state)
+    if not isinstance(game_state, dict):
+        return _all_blank("not an object", notes)
+    fault = _game_fault(game_state)
     if fault:
-        notes.warn(f"{fault}; every character starts from the blank live state")
-        return {}
-    out: dict[str, Any] = {}
+        return _all_blank(fault, notes)
+    out: dict[str, object] = {}
     for key, live in game_state.items():
         found = normalize_name(key) if isinstance(key, str) else ""
         if found not in keys or found in out:
@@ -160,7 +161,12 @@ def _lives(game_state: Any, keys: set[str], notes: Notes) -> dict[str, Any]:
     return out
 
 
-def _game_fault(game_state: dict[Any, Any]) -> str | None:
+def _all_blank(fault: str, notes: Notes) -> dict[str, object]:
+    notes.warn(f"{fault}; every character starts from the blank live state")
+    return {}
+
+
+def _game_fault(game_state: Stored) -> str | None:
     if len(game_state) > MAX_PARTY:
         return f"{len(game_state)} characters (at most {MAX_PARTY})"
     size = serialized_size(game_state)

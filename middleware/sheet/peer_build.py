@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeGuard, TypeVar
 
 from middleware.rules.base import json_path
 from middleware.state import Build, Sheet
@@ -23,6 +24,12 @@ MAX_SHEET_BYTES = 64 * 1024
 MAX_ROWS = 500
 MAX_STRING = 4000
 MAX_TIER = 40
+
+Cell = float | str | bool
+"""A field value or a list cell as a build keeps it."""
+Stored = Mapping[object, object]
+"""An object of the peer's JSON as exported: its keys are checked to be text where they are read."""
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +46,13 @@ class Notes:
         self.said.append(f"{self.path}: {message}")
 
 
-def serialized_size(value: Any) -> int:
+def serialized_size(value: object) -> int:
     """Bytes of ``value`` as compact UTF-8 JSON, the way a store measures a blob."""
     text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=repr)
     return len(text.encode("utf-8"))
 
 
-def whole(value: Any) -> int | None:
+def whole(value: object) -> int | None:
     """A whole number (an integral float counts, as JavaScript has no ints); else None."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
@@ -54,29 +61,29 @@ def whole(value: Any) -> int | None:
     return int(value)
 
 
-def finite_number(value: Any) -> float | None:
+def finite_number(value: object) -> float | None:
     """A finite number that is not a boolean; else None (SHEET-BUILD-03: reads the default)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return None
     return float(value)
 
 
-def read_sheet(sheet: Any, notes: Notes) -> Sheet | None:
+def read_sheet(sheet: object, notes: Notes) -> Sheet | None:
     """SHEET-BUILD-02: ``{v, build}``; None (the blank build) when the envelope does not parse."""
     if sheet is None:
         return None
-    broken = _envelope_fault(sheet)
-    if broken:
-        notes.warn(f"{broken}; the sheet is ignored and the blank build is used")
+    envelope = _envelope(sheet)
+    if isinstance(envelope, str):
+        notes.warn(f"{envelope}; the sheet is ignored and the blank build is used")
         return None
-    for key in sorted(set(sheet) - {"v", "build"}, key=str):
+    stored, v, build = envelope
+    for key in sorted(set(stored) - {"v", "build"}, key=str):
         notes.at(str(key)).warn("envelope key not kept")
-    v = whole(sheet["v"])
-    assert v is not None
-    return Sheet(v=v, build=read_build(sheet.get("build", {}), notes.at("build")))
+    return Sheet(v=v, build=read_build(build, notes.at("build")))
 
 
-def _envelope_fault(sheet: Any) -> str | None:
+def _envelope(sheet: object) -> tuple[Stored, int, Stored] | str:
+    """The envelope, its ``v`` and its build; or why it does not parse."""
     if not isinstance(sheet, dict):
         return "not an object {v, build}"
     size = serialized_size(sheet)
@@ -85,12 +92,13 @@ def _envelope_fault(sheet: Any) -> str | None:
     v = whole(sheet.get("v"))
     if v is None or v < 1:
         return "no whole v >= 1"
-    if not isinstance(sheet.get("build", {}), dict):
+    build = sheet.get("build", {})
+    if not isinstance(build, dict):
         return "the build is not an object"
-    return None
+    return sheet, v, build
 
 
-def read_build(build: dict[str, Any], notes: Notes) -> Build:
+def read_build(build: Stored, notes: Notes) -> Build:
     """SHEET-BUILD-01/03: the six keys, each value kept when it can be held, else dropped."""
     for key in sorted(set(build) - set(BUILD_KEYS), key=str):
         notes.at(str(key)).warn("unknown build key; not kept")
@@ -104,14 +112,15 @@ def read_build(build: dict[str, Any], notes: Notes) -> Build:
     })
 
 
-def _kept(build: dict[str, Any], key: str, notes: Notes, read: Any) -> dict[str, Any]:
+def _kept(build: Stored, key: str, notes: Notes, read: Callable[[object, str], T]) \
+        -> dict[str, T]:
     """One section: a missing or non-object section is empty; each entry read on its own."""
     section = build.get(key, {})
     here = notes.at(key)
     if not isinstance(section, dict):
         here.warn("not an object; every value reads its default")
         return {}
-    out: dict[str, Any] = {}
+    out: dict[str, T] = {}
     for entry_id, value in section.items():
         try:
             if not isinstance(entry_id, str):
@@ -122,20 +131,20 @@ def _kept(build: dict[str, Any], key: str, notes: Notes, read: Any) -> dict[str,
     return out
 
 
-def _number(value: Any, _id: str) -> float:
+def _number(value: object, _id: str) -> float:
     number = finite_number(value)
     if number is None:
         raise ValueError("not a finite number, so it reads its default")
     return number
 
 
-def _tier(value: Any, _id: str) -> str:
+def _tier(value: object, _id: str) -> str:
     if not isinstance(value, str) or len(value) > MAX_TIER:
         raise ValueError(f"not a tier id of at most {MAX_TIER} characters, so it reads the first tier")
     return value
 
 
-def _scalar(value: Any, _id: str) -> float | str | bool:
+def _scalar(value: object, _id: str) -> Cell:
     """A field value or a list cell: a finite number, a boolean or text of at most 4000."""
     if isinstance(value, bool):
         return value
@@ -146,8 +155,8 @@ def _scalar(value: Any, _id: str) -> float | str | bool:
     return _number(value, _id)
 
 
-def _rows_of(notes: Notes) -> Any:
-    def read(rows: Any, list_id: str) -> list[dict[str, Any]]:
+def _rows_of(notes: Notes) -> Callable[[object, str], list[dict[str, Cell]]]:
+    def read(rows: object, list_id: str) -> list[dict[str, Cell]]:
         if not isinstance(rows, list):
             raise ValueError("not a list of rows")
         if len(rows) > MAX_ROWS:
@@ -157,16 +166,16 @@ def _rows_of(notes: Notes) -> Any:
     return read
 
 
-def _is_row(row: Any, notes: Notes) -> bool:
+def _is_row(row: object, notes: Notes) -> TypeGuard[Stored]:
     if not isinstance(row, dict):
         notes.warn("a row that is not an object; dropped")
         return False
     return True
 
 
-def _row(row: dict[str, Any], notes: Notes) -> dict[str, Any]:
+def _row(row: Stored, notes: Notes) -> dict[str, Cell]:
     """SHEET-LST-02: scalar cells and the ``_catalog`` mark; a bad cell reads its column default."""
-    out: dict[str, Any] = {}
+    out: dict[str, Cell] = {}
     for column_id, cell in row.items():
         try:
             if not isinstance(column_id, str):

@@ -13,12 +13,12 @@ numbers within +-1,000,000, key, id, text and value lengths, marks per track) bo
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import ValidationError
 
 from middleware.sheet.party_live import STACK_KEYS
-from middleware.sheet.peer_build import Notes, serialized_size, whole
+from middleware.sheet.peer_build import Notes, Stored, serialized_size, whole
 from middleware.state import Live, PoolValue, Stack, Wounds
 
 MAX_LIVE_BYTES = 64 * 1024
@@ -33,7 +33,7 @@ LIMITS = {"pools": 600, "tracks": 30, "wounds": 30, "text": 12, "conditions": 80
 T = TypeVar("T")
 
 
-def live_fault(live: dict[Any, Any]) -> str | None:
+def live_fault(live: Stored) -> str | None:
     """SHEET-STORE-04: why a character's blob is outside the bounds, or None."""
     size = serialized_size(live)
     if size > MAX_LIVE_BYTES:
@@ -45,14 +45,15 @@ def live_fault(live: dict[Any, Any]) -> str | None:
     return None
 
 
-def read_live(live: Any, notes: Notes) -> Live:
+def read_live(live: object, notes: Notes) -> Live:
     """SHEET-STORE-05: every well-formed entry kept; the blank live state for a refused blob."""
     if live is None:
         return Live()
-    fault = "not an object" if not isinstance(live, dict) else live_fault(live)
+    if not isinstance(live, dict):
+        return _refused("not an object", notes)
+    fault = live_fault(live)
     if fault:
-        notes.warn(f"{fault}; the live state is refused and starts blank")
-        return Live()
+        return _refused(fault, notes)
     for key in sorted(set(live) - set(LIMITS), key=str):
         notes.at(str(key)).warn("unknown key; dropped")
     return Live(
@@ -65,8 +66,13 @@ def read_live(live: Any, notes: Notes) -> Live:
     )
 
 
-def _entries(live: dict[str, Any], section: str, notes: Notes,
-             read: Callable[[Any, Notes], T]) -> dict[str, T]:
+def _refused(fault: str, notes: Notes) -> Live:
+    notes.warn(f"{fault}; the live state is refused and starts blank")
+    return Live()
+
+
+def _entries(live: Stored, section: str, notes: Notes,
+             read: Callable[[object, Notes], T]) -> dict[str, T]:
     held = live.get(section, {})
     here = notes.at(section)
     if not isinstance(held, dict):
@@ -83,14 +89,14 @@ def _entries(live: dict[str, Any], section: str, notes: Notes,
     return out
 
 
-def _number(value: Any, _notes: Notes, low: int = -MAX_NUMBER) -> int:
+def _number(value: object, _notes: Notes, low: int = -MAX_NUMBER) -> int:
     number = whole(value)
     if number is None or not low <= number <= MAX_NUMBER:
         raise ValueError(f"not a whole number in {low}..{MAX_NUMBER}")
     return number
 
 
-def _pool(value: Any, notes: Notes) -> PoolValue:
+def _pool(value: object, notes: Notes) -> PoolValue:
     """``{value, temp?}``; other keys inside are not kept."""
     if not isinstance(value, dict) or "value" not in value:
         raise ValueError("not a pool entry {value, temp?}")
@@ -99,7 +105,7 @@ def _pool(value: Any, notes: Notes) -> PoolValue:
     return PoolValue(value=_number(value["value"], notes), temp=temp)
 
 
-def _wounds(value: Any, notes: Notes) -> Wounds:
+def _wounds(value: object, notes: Notes) -> Wounds:
     """``{marks, overflow?}``: kind ids (undeclared ones kept unread), at most 64."""
     if not isinstance(value, dict):
         raise ValueError("not a wound entry {marks, overflow?}")
@@ -114,20 +120,20 @@ def _wounds(value: Any, notes: Notes) -> Wounds:
     return Wounds(marks=tuple(marks), overflow=overflow)
 
 
-def _text(value: Any, _notes: Notes) -> str:
+def _text(value: object, _notes: Notes) -> str:
     if not isinstance(value, str) or len(value) > MAX_TEXT:
         raise ValueError(f"not text of at most {MAX_TEXT} characters")
     return value
 
 
-def _state(value: Any, _notes: Notes) -> str:
+def _state(value: object, _notes: Notes) -> str:
     """A stale value is kept: it reads as the state's default (SHEET-LIVE-12)."""
     if not isinstance(value, str) or len(value) > MAX_ID:
         raise ValueError(f"not a value of at most {MAX_ID} characters")
     return value
 
 
-def _conditions(held: Any, notes: Notes) -> tuple[str, ...]:
+def _conditions(held: object, notes: Notes) -> tuple[str, ...]:
     """SHEET-STORE-05: bad ids dropped, duplicates collapsed, undeclared ones kept (inactive)."""
     if not isinstance(held, list):
         notes.warn("not a list; dropped")
@@ -141,12 +147,12 @@ def _conditions(held: Any, notes: Notes) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def _unkept(value: dict[Any, Any], known: set[str], notes: Notes) -> None:
+def _unkept(value: Stored, known: set[str], notes: Notes) -> None:
     for key in sorted(set(value) - known, key=str):
         notes.at(str(key)).warn("unknown key; not kept")
 
 
-def read_bag(bag: Any, notes: Notes) -> tuple[Stack, ...]:
+def read_bag(bag: object, notes: Notes) -> tuple[Stack, ...]:
     """SHEET-TRN-04 shapes, one stack at a time: a stack that does not fit is dropped."""
     if not isinstance(bag, list | tuple):
         notes.warn("not a list; the bag starts empty")

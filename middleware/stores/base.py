@@ -7,7 +7,8 @@ Guarantees every store gives (the shared suite in ``tests/stores`` checks them):
 - ``add_candidate`` is one transaction: the candidate, its index and the turn's selection are stored
   together or not at all. A key already seen on that turn returns the stored candidate unchanged.
 - Candidate indexes of a turn are 0, 1, 2 ... in the order stored, even with several writers.
-- Every row read back equals the row written (JSON round trip).
+- Every row read back equals the row written (JSON round trip). ``add_candidate`` returns the row
+  with its records and state as given, not read back.
 - Inside ``batch()`` every write is kept together at the end of the block, or none if it raises.
 """
 
@@ -59,6 +60,21 @@ class CandidateRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Start:
+    """The turn a candidate's state starts from, as the writer read it: its number, the candidate
+    it had selected and how many events it held. ``add_candidate`` stores nothing (``StaleStart``)
+    when the store no longer holds that turn so, and checks it in the same step as it writes."""
+
+    turn: int
+    selected: int | None
+    events: int
+
+    @property
+    def as_read(self) -> tuple[int | None, int]:
+        return self.selected, self.events
+
+
+@dataclass(frozen=True, slots=True)
 class TurnRow:
     """A turn: the player's text, which candidate is selected, and between-turn events after it."""
 
@@ -101,11 +117,13 @@ class Store(Protocol):
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none)."""
 
-    async def add_candidate(self, row: CandidateRow) -> CandidateRow:
+    async def add_candidate(self, row: CandidateRow, start: Start | None = None) -> CandidateRow:
         """Store a candidate and select it, in one transaction; return it with its index.
 
         If ``row.key`` is not None and the turn already has a candidate with that key, nothing is
-        written and the stored candidate is returned, with ``replayed`` set.
+        written and the stored candidate is returned, with ``replayed`` set. With ``start``, the
+        turn before must still stand as it says, else ``StaleStart`` and nothing is written.
+        ``row.state`` may come written in parts (``codec.Parted``).
         """
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:

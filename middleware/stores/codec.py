@@ -1,20 +1,28 @@
 """JSON to and from the text every store keeps (SPEC §2: rows read back equal rows written).
 
-Both stores keep JSON as text, so the memory store and SQLite give back the same values (tuples
-come back as lists, for example) and no caller can alias stored data. The encoder is built once:
-``json.dumps`` with options builds a new encoder on every call.
+Every store keeps JSON as text, so they all give back the same values (tuples come back as lists,
+for example) and no caller can alias stored data. The encoder is built once: ``json.dumps`` with
+options builds a new encoder on every call.
+
+A state may come written in parts (``Parted``): its text with references to fragments stored once
+each, by the digest of their text, and shared by every state that holds them. A reference is
+``PART`` followed by the fragment's key; valid JSON text never holds ``PART`` raw (control
+characters are escaped inside strings and not allowed outside them), so text stored whole by an
+older version reads back unchanged, and a state is read back by putting each fragment in place of
+its reference, then decoding once.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from hashlib import blake2b
 from typing import Any
 
 from middleware.errors import StoreError
 from middleware.stores.base import CandidateRow, GameRow
-from middleware.text import clean
+from middleware.text import clean, clean_json
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _DECODER = json.JSONDecoder()
@@ -29,6 +37,73 @@ class Encoded:
     """
 
     text: str
+
+
+PART = "\x1e"
+"""Marks a reference to a stored fragment; the key of ``KEY_CHARS`` characters follows it."""
+
+KEY_CHARS = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Parted:
+    """A JSON value written as ``root`` text whose references name fragments in ``parts``.
+
+    ``parts`` holds every fragment the value refers to, directly or through another fragment,
+    by key (``part_key`` of its text); a store writes the ones it does not hold yet. A fragment is
+    any run of JSON text (a list's items without brackets, for example).
+    """
+
+    root: str
+    parts: Mapping[str, str] = field(default_factory=dict)
+
+
+def part_key(fragment: str) -> str:
+    """The key a fragment is stored under: the digest of its text."""
+    return blake2b(fragment.encode(), digest_size=KEY_CHARS // 2).hexdigest()
+
+
+def reference(key: str) -> str:
+    """The text that stands for the fragment ``key`` inside another text."""
+    return PART + key
+
+
+def references(text: str) -> list[str]:
+    """The keys ``text`` refers to directly, in order."""
+    return [piece[:KEY_CHARS] for piece in text.split(PART)[1:]]
+
+
+def missing(text: str, parts: Mapping[str, str]) -> set[str]:
+    """The keys ``text`` needs, directly or through fragments in ``parts``, that ``parts`` lacks."""
+    lacking: set[str] = set()
+    todo = [text]
+    while todo:
+        for key in references(todo.pop()):
+            if key in parts:
+                todo.append(parts[key])
+            else:
+                lacking.add(key)
+    return lacking
+
+
+def assemble(text: str, parts: Mapping[str, str]) -> str:
+    """``text`` with every reference replaced by its fragment (fragments may refer on)."""
+    if PART not in text:
+        return text
+    pieces = text.split(PART)
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        out.append(assemble(parts[piece[:KEY_CHARS]], parts))
+        out.append(piece[KEY_CHARS:])
+    return "".join(out)
+
+
+def encode_state(value: Any, known: Collection[str] = ()) -> tuple[str, dict[str, str]]:
+    """A state as the text a candidate row keeps and the fragments to write with it (those not
+    in ``known``, the keys the store already holds)."""
+    if isinstance(value, Parted):
+        return value.root, {k: v for k, v in value.parts.items() if k not in known}
+    return encode_json(value, "the state"), {}
 
 
 def encode_json(value: Any, what: str) -> str:
@@ -52,20 +127,34 @@ def clean_candidate(row: CandidateRow) -> CandidateRow:
                         row.state)
 
 
+def stored_as_given(row: CandidateRow, index: int) -> CandidateRow:
+    """``row`` as ``add_candidate`` returns it once written: its index, and its records and state
+    as the caller gave them (a store never reads back what it has just written). Values given as
+    Python objects come back as copies with their text cleaned as it was stored
+    (``text.clean_json``); text given already written comes back as given."""
+    return CandidateRow(row.chat, row.turn, index, row.key, row.seed, row.reply, row.text,
+                        _as_stored(row.records), _as_stored(row.state))
+
+
+def _as_stored(value: Any) -> Any:
+    return value if isinstance(value, Encoded | Parted) else clean_json(value)
+
+
 def decode_json(text: str) -> Any:
     """The JSON value of text written by ``encode_json``."""
     return _DECODER.decode(text)
 
 
-def game_values(game: GameRow) -> tuple[Any, ...]:
+def game_values(game: GameRow, state: str) -> tuple[Any, ...]:
     """A game as the columns the SQL stores write: chat, ruleset id, ruleset, seed (as text: it can
-    be wider than 64 bits), options, state, parent, forked_at."""
+    be wider than 64 bits), options, ``state`` (its text, from ``encode_state``), parent,
+    forked_at."""
     return (game.chat, game.ruleset_id, encode_json(game.ruleset, "the ruleset"), str(game.seed),
-            encode_json(game.options, "the options"), encode_json(game.state, "the state"),
-            game.parent, game.forked_at)
+            encode_json(game.options, "the options"), state, game.parent, game.forked_at)
 
 
-def game_from(chat: str, row: Sequence[Any]) -> GameRow:
-    """The game a SQL store's ``GET_GAME`` row holds (every column after the chat id)."""
-    return GameRow(chat, row[0], decode_json(row[1]), int(row[2]), decode_json(row[3]),
-                   decode_json(row[4]), row[5], row[6])
+def game_from(chat: str, row: Sequence[Any], state: Any) -> GameRow:
+    """The game a SQL store's ``GET_GAME`` row holds (every column after the chat id), with its
+    state's value read by the store (``row[4]`` is the state's text)."""
+    return GameRow(chat, row[0], decode_json(row[1]), int(row[2]), decode_json(row[3]), state,
+                   row[5], row[6])

@@ -1,9 +1,12 @@
 """The in-memory store: dicts in one process, for tests and short-lived tools (SPEC §2, §3).
 
-JSON is kept as text, as SQLite keeps it, so what is read back is a fresh value every time and both
-stores return the same thing. Stored values are immutable, so a batch's snapshot is a shallow copy
-of the tables. No call awaits once it has passed the gate, so each runs whole: it only waits while
-another task holds a batch (``Gate.wait``), with no lock of its own to take and give back.
+JSON is kept as text, as SQLite keeps it, so what is read back is a fresh value every time and all
+stores return the same thing; a state written in parts keeps its fragments once each, by key
+(``codec.Parted``), and is put back together when read. Stored values are immutable, so a batch's
+snapshot is a shallow copy of the tables (fragments are kept even when a batch is undone: nothing
+refers to them then, and their keys say what they hold). No call awaits once it has passed the gate,
+so each runs whole: it only waits while another task holds a batch (``Gate.wait``), with no lock of
+its own to take and give back.
 """
 
 from __future__ import annotations
@@ -13,16 +16,24 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from middleware.errors import GameError
+from middleware.errors import GameError, StaleStart
 from middleware.stores.base import (
     JSON,
     CandidateRow,
     GameRow,
+    Start,
     TurnRow,
     check_fork,
     check_turn_number,
 )
-from middleware.stores.codec import clean_candidate, decode_json, encode_json
+from middleware.stores.codec import (
+    assemble,
+    clean_candidate,
+    decode_json,
+    encode_json,
+    encode_state,
+    stored_as_given,
+)
 from middleware.stores.gate import Gate
 from middleware.text import clean
 
@@ -74,16 +85,19 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._t = _Tables({}, {}, {}, {})
+        self._parts: dict[str, str] = {}
         self._gate = Gate()
 
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
+        state, parts = encode_state(game.state, self._parts)
         saved = _Game(game.ruleset_id, encode_json(game.ruleset, "the ruleset"), game.seed,
-                      encode_json(game.options, "the options"),
-                      encode_json(game.state, "the state"), game.parent, game.forked_at)
+                      encode_json(game.options, "the options"), state, game.parent,
+                      game.forked_at)
         await self._gate.wait()
         if game.chat in self._t.games:
             raise GameError(f"chat {game.chat!r} already has a game")
+        self._parts.update(parts)
         self._t.games[game.chat] = saved
         self._t.last[game.chat] = 0
 
@@ -92,7 +106,7 @@ class MemoryStore:
         await self._gate.wait()
         g = self._game(chat)
         return GameRow(chat, g.ruleset_id, decode_json(g.ruleset), g.seed, decode_json(g.options),
-                       decode_json(g.state), g.parent, g.forked_at)
+                       self._state(g.state), g.parent, g.forked_at)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
@@ -119,21 +133,25 @@ class MemoryStore:
         self._game(chat)
         return self._t.last[chat]
 
-    async def add_candidate(self, row: CandidateRow) -> CandidateRow:
-        """Store a candidate and select it; a key seen on the turn returns the stored one."""
+    async def add_candidate(self, row: CandidateRow, start: Start | None = None) -> CandidateRow:
+        """Store a candidate and select it; a key seen on the turn returns the stored one; a
+        ``start`` that no longer holds raises ``StaleStart`` and stores nothing."""
         row = clean_candidate(row)
+        state, parts = encode_state(row.state, self._parts)
         saved = _Candidate(row.key, row.seed, row.reply, row.text,
-                           encode_json(row.records, "the records"),
-                           encode_json(row.state, "the state"))
+                           encode_json(row.records, "the records"), state)
         await self._gate.wait()
         where = (row.chat, row.turn)
         turn = self._turn(*where)
         stored = self._t.candidates.get(where, ())
         if row.key is not None and (index := _keyed(stored, row.key)) is not None:
-            return replace(_candidate_row(row.chat, row.turn, index, stored[index]), replayed=True)
+            return replace(self._row(row.chat, row.turn, index, stored[index]), replayed=True)
+        if start is not None:
+            self._check(row.chat, row.turn, start)
+        self._parts.update(parts)
         self._t.candidates[where] = (*stored, saved)
         self._t.turns[where] = _Turn(turn.user_text, len(stored), turn.events)
-        return _candidate_row(row.chat, row.turn, len(stored), saved)
+        return stored_as_given(row, len(stored))
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
         """The candidate of the turn stored with ``key``, or None."""
@@ -141,18 +159,18 @@ class MemoryStore:
         await self._gate.wait()
         stored = self._t.candidates.get((chat, turn), ())
         index = _keyed(stored, key)
-        return None if index is None else _candidate_row(chat, turn, index, stored[index])
+        return None if index is None else self._row(chat, turn, index, stored[index])
 
     async def get_candidate(self, chat: str, turn: int, index: int) -> CandidateRow:
         """One candidate; ``GameError`` if it does not exist."""
         await self._gate.wait()
-        return _candidate_row(chat, turn, index, self._candidate(chat, turn, index))
+        return self._row(chat, turn, index, self._candidate(chat, turn, index))
 
     async def list_candidates(self, chat: str, turn: int) -> list[CandidateRow]:
         """Every candidate of the turn, by index."""
         await self._gate.wait()
         stored = self._t.candidates.get((chat, turn), ())
-        return [_candidate_row(chat, turn, i, known) for i, known in enumerate(stored)]
+        return [self._row(chat, turn, i, known) for i, known in enumerate(stored)]
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn, or None if it has none."""
@@ -160,8 +178,7 @@ class MemoryStore:
         row = self._t.turns.get((chat, turn))
         if row is None or row.selected is None:
             return None
-        return _candidate_row(chat, turn, row.selected,
-                              self._candidate(chat, turn, row.selected))
+        return self._row(chat, turn, row.selected, self._candidate(chat, turn, row.selected))
 
     async def select(self, chat: str, turn: int, index: int) -> None:
         """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""
@@ -202,6 +219,21 @@ class MemoryStore:
     async def close(self) -> None:
         """Nothing to release."""
 
+    def _check(self, chat: str, turn: int, start: Start) -> None:
+        """``StaleStart`` unless the turn before ``turn`` stands as ``start`` says."""
+        if turn - 1 != start.turn:
+            raise StaleStart(f"turn {turn} does not start after turn {start.turn}")
+        before = self._t.turns.get((chat, start.turn))
+        if before is None or (before.selected, len(before.events)) != start.as_read:
+            raise StaleStart(f"turn {start.turn} of chat {chat!r} changed since it was read")
+
+    def _row(self, chat: str, turn: int, index: int, saved: _Candidate) -> CandidateRow:
+        return CandidateRow(chat, turn, index, saved.key, saved.seed, saved.reply, saved.text,
+                            decode_json(saved.records), self._state(saved.state))
+
+    def _state(self, text: str) -> JSON:
+        return decode_json(assemble(text, self._parts))
+
     def _game(self, chat: str) -> _Game:
         if (game := self._t.games.get(chat)) is None:
             raise GameError(f"no game for chat {chat!r}")
@@ -217,11 +249,6 @@ class MemoryStore:
         if not 0 <= index < len(stored):
             raise GameError(f"turn {turn} of chat {chat!r} has no candidate {index}")
         return stored[index]
-
-
-def _candidate_row(chat: str, turn: int, index: int, saved: _Candidate) -> CandidateRow:
-    return CandidateRow(chat, turn, index, saved.key, saved.seed, saved.reply, saved.text,
-                        decode_json(saved.records), decode_json(saved.state))
 
 
 def _keyed(stored: tuple[_Candidate, ...], key: str) -> int | None:

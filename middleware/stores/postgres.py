@@ -5,13 +5,17 @@ Open it with ``await PostgresStore.open("postgresql://user@host:5432/db?schema=g
 Every other part of the URL goes to asyncpg as written. The schema is created on open, idempotently,
 under an advisory lock so workers starting together do not race.
 
-Calls run side by side on a pool of connections. ``add_candidate`` is one transaction that first
-locks the turn's row (``FOR UPDATE``): writers to one turn, in any process, queue there, and the
-next index, the row and the selection are stored whole or not at all. A key seen on the turn is
-found after the lock, so retries racing each other store one candidate. ``batch()`` holds one
-connection in one transaction (nested batches are savepoints); other tasks of this process wait for
-it, tasks it starts share its connection, one statement at a time, and a worker elsewhere writing to
-a turn the batch wrote waits for its commit. asyncpg's errors become ours in ``_pg_errors`` only.
+Calls run side by side on a pool of connections. ``add_candidate`` is one round trip: one call of
+the function ``gm_add_candidate`` (``postgres_sql``), a statement and so a transaction of its own,
+that first locks the turn's row (``FOR UPDATE``): writers to one turn, in any process, queue there,
+and the next index, the row, the fragments of its state the store lacks and the selection are stored
+whole or not at all. A key seen on the turn is found after the lock, so retries racing each other
+store one candidate; with a ``Start`` it checks, in the same call, that the turn before still stands
+as the writer read it. Fragments read or written are kept in memory (they never change). ``batch()``
+holds one connection in one transaction (nested batches are savepoints); other tasks of this process
+wait for it, tasks it starts share its connection, one statement at a time, and a worker elsewhere
+writing to a turn the batch wrote waits for its commit. asyncpg's errors become ours in
+``_pg_errors`` only.
 """
 
 from __future__ import annotations
@@ -27,18 +31,31 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 import asyncpg.pool
+from cachetools import LRUCache
 
-from middleware.errors import GameError, StoreError
+from middleware.errors import GameError, StaleStart, StoreError
 from middleware.stores import postgres_sql as sql
 from middleware.stores.base import (
     JSON,
     CandidateRow,
     GameRow,
+    Start,
     TurnRow,
     check_fork,
     check_turn_number,
 )
-from middleware.stores.codec import clean_candidate, decode_json, encode_json, game_from, game_values
+from middleware.stores.codec import (
+    PART,
+    assemble,
+    clean_candidate,
+    decode_json,
+    encode_json,
+    encode_state,
+    game_from,
+    game_values,
+    missing,
+    stored_as_given,
+)
 from middleware.stores.gate import Gate
 from middleware.text import clean
 
@@ -49,6 +66,9 @@ Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"
 _FOREIGN = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError,
             TimeoutError)
 _SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+PARTS_KEPT = 2048
+"""Fragments of states kept in memory once read or written (see ``sqlite.PARTS_KEPT``)."""
 
 
 @contextmanager
@@ -80,6 +100,7 @@ class PostgresStore:
         self._pool = pool
         self.where = where
         self._gate = Gate()
+        self._parts: LRUCache[str, str] = LRUCache(maxsize=PARTS_KEPT)
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
@@ -98,18 +119,22 @@ class PostgresStore:
 
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
-        values = game_values(game)
-        async with self._connection("create a game") as conn:
+        state, parts = encode_state(game.state, self._parts)
+        values = game_values(game, state)
+        async with self._connection("create a game") as conn, conn.transaction():
+            if parts:
+                await conn.execute(sql.ADD_PARTS, list(parts), list(parts.values()))
             if not _changed(await conn.execute(sql.CREATE_GAME, *values)):
                 raise GameError(f"chat {game.chat!r} already has a game")
+        self._parts.update(parts)
 
     async def get_game(self, chat: str) -> GameRow:
         """The game of ``chat``; ``GameError`` if there is none."""
         async with self._connection("read a game") as conn:
             r = await conn.fetchrow(sql.GET_GAME, chat)
-        if r is None:
-            raise GameError(f"no game for chat {chat!r}")
-        return game_from(chat, tuple(r))
+            if r is None:
+                raise GameError(f"no game for chat {chat!r}")
+            return game_from(chat, tuple(r), await self._state(conn, r[4]))
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
@@ -133,48 +158,53 @@ class PostgresStore:
         async with self._connection("read the last turn") as conn:
             return await _last_turn(conn, chat)
 
-    async def add_candidate(self, row: CandidateRow) -> CandidateRow:
-        """Store a candidate and select it, in one transaction; a seen key returns the stored one."""
+    async def add_candidate(self, row: CandidateRow, start: Start | None = None) -> CandidateRow:
+        """Store a candidate and select it, in one call; a seen key returns the stored one; a
+        ``start`` that no longer holds raises ``StaleStart``."""
         row = clean_candidate(row)
+        state, parts = encode_state(row.state, self._parts)
+        check = (True, start.turn, start.selected, start.events) if start else (False, 0, None, 0)
         values = (row.key, str(row.seed), encode_json(row.reply, "the reply"),
                   encode_json(row.text, "the text"), encode_json(row.records, "the records"),
-                  encode_json(row.state, "the state"))
-        async with self._connection("store a candidate") as conn, conn.transaction():
-            if await conn.fetchval(sql.LOCK_TURN, row.chat, row.turn) is None:
-                raise GameError(f"chat {row.chat!r} has no turn {row.turn}")
+                  state, list(parts), list(parts.values()), *check)
+        async with self._connection("store a candidate") as conn:
             index = await conn.fetchval(sql.ADD_CANDIDATE, row.chat, row.turn, *values)
-            if index is None:  # only a key already seen stores nothing
-                return replace(_candidate(await conn.fetchrow(sql.FIND_CANDIDATE, row.chat,
-                                                              row.turn, row.key)), replayed=True)
-        return CandidateRow(row.chat, row.turn, index, row.key, row.seed, row.reply, row.text,
-                            decode_json(values[4]), decode_json(values[5]))
+            if index == sql.KEY_SEEN:
+                found = await conn.fetchrow(sql.FIND_CANDIDATE, row.chat, row.turn, row.key)
+                return replace(await self._candidate(conn, found), replayed=True)
+        if index == sql.NO_TURN:
+            raise GameError(f"chat {row.chat!r} has no turn {row.turn}")
+        if index == sql.STALE:
+            raise StaleStart(f"turn {row.turn - 1} of chat {row.chat!r} changed since it was read")
+        self._parts.update(parts)
+        return stored_as_given(row, index)
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
         """The candidate of the turn stored with ``key``, or None."""
         key = clean(key)
         async with self._connection("read candidates") as conn:
             r = await conn.fetchrow(sql.FIND_CANDIDATE, chat, turn, key)
-        return None if r is None else _candidate(r)
+            return None if r is None else await self._candidate(conn, r)
 
     async def get_candidate(self, chat: str, turn: int, index: int) -> CandidateRow:
         """One candidate; ``GameError`` if it does not exist."""
         async with self._connection("read candidates") as conn:
             r = await conn.fetchrow(sql.GET_CANDIDATE, chat, turn, index)
-        if r is None:
-            raise GameError(f"turn {turn} of chat {chat!r} has no candidate {index}")
-        return _candidate(r)
+            if r is None:
+                raise GameError(f"turn {turn} of chat {chat!r} has no candidate {index}")
+            return await self._candidate(conn, r)
 
     async def list_candidates(self, chat: str, turn: int) -> list[CandidateRow]:
         """Every candidate of the turn, by index."""
         async with self._connection("read candidates") as conn:
             rows = await conn.fetch(sql.LIST_CANDIDATES, chat, turn)
-        return [_candidate(r) for r in rows]
+            return [await self._candidate(conn, r) for r in rows]
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn, or None if it has none."""
         async with self._connection("read candidates") as conn:
             r = await conn.fetchrow(sql.SELECTED_CANDIDATE, chat, turn)
-        return None if r is None else _candidate(r)
+            return None if r is None else await self._candidate(conn, r)
 
     async def select(self, chat: str, turn: int, index: int) -> None:
         """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""
@@ -208,7 +238,7 @@ class PostgresStore:
                 yield
             return
         async with self._gate.hold():
-            with _pg_errors("store the batch"):
+            with _pg_errors("store the batch"), self._forgetting():
                 async with self._pool.acquire() as conn, conn.transaction():
                     token = _BATCHES.set((*_BATCHES.get(), _Batch(self, conn, asyncio.Lock())))
                     try:
@@ -226,14 +256,43 @@ class PostgresStore:
         async with self._connection(f"prepare the schema at {self.where}") as conn, \
                 conn.transaction():
             await conn.execute(sql.SCHEMA_LOCK)
+            version = 0
             if not await conn.fetchval(sql.HAS_TABLES):
                 if await conn.fetchval(sql.HAS_SCHEMA, schema) is None:
                     await conn.execute(f'CREATE SCHEMA "{schema}"')
                 await conn.execute(sql.SCHEMA)
-                await conn.execute(sql.SET_VERSION, sql.VERSION)
             elif (version := await conn.fetchval(sql.SCHEMA_VERSION)) > sql.VERSION:
                 raise StoreError(f"{self.where} (schema {schema}) was written by a newer "
                                  f"gm-middleware (version {version}, this one reads {sql.VERSION})")
+            if version < sql.VERSION:
+                await conn.execute(sql.UPGRADE)
+                await conn.execute(sql.SET_VERSION, sql.VERSION)
+
+    async def _candidate(self, conn: Connection, r: Any) -> CandidateRow:
+        return CandidateRow(r[0], r[1], r[2], r[3], int(r[4]), decode_json(r[5]),
+                            decode_json(r[6]), decode_json(r[7]), await self._state(conn, r[8]))
+
+    async def _state(self, conn: Connection, text: str) -> JSON:
+        """A stored state's value, its fragments put back (read from the database when not
+        kept)."""
+        if PART in text:
+            while lacking := missing(text, self._parts):
+                rows = await conn.fetch(sql.GET_PARTS, list(lacking))
+                if len(rows) < len(lacking):
+                    raise StoreError(f"a stored state refers to fragments the store lacks: "
+                                     f"{sorted(lacking - {r[0] for r in rows})[:3]}")
+                self._parts.update((r[0], r[1]) for r in rows)
+            text = assemble(text, self._parts)
+        return decode_json(text)
+
+    @contextmanager
+    def _forgetting(self) -> Iterator[None]:
+        """Forget the fragments kept when the block raises: those it wrote are rolled back."""
+        try:
+            yield
+        except BaseException:
+            self._parts.clear()
+            raise
 
     def _held(self) -> _Batch | None:
         """This store's batch that the current task is inside, if any."""
@@ -261,6 +320,7 @@ class PostgresStore:
             try:
                 yield
             except BaseException:
+                self._parts.clear()
                 async with held.lock:
                     await savepoint.rollback()
                 raise
@@ -278,11 +338,6 @@ async def _last_turn(conn: Connection, chat: str) -> int:
 def _changed(status: str) -> int:
     """The number of rows a command changed, from its status (``INSERT 0 1``, ``UPDATE 3``)."""
     return int(status.rsplit(" ", 1)[-1])
-
-
-def _candidate(r: Any) -> CandidateRow:
-    return CandidateRow(r[0], r[1], r[2], r[3], int(r[4]), decode_json(r[5]), decode_json(r[6]),
-                        decode_json(r[7]), decode_json(r[8]))
 
 
 def _read_url(url: str) -> tuple[str, str, str]:

@@ -4,12 +4,16 @@ The tables mirror the SQLite store's. JSON is TEXT written by ``codec.encode_jso
 ``jsonb``, which would reorder keys and drop duplicate ones, so rows read back exactly as written.
 The player's and the model's text is kept as JSON strings too: PostgreSQL TEXT cannot hold a NUL
 character, and a reply may carry one. Seeds are TEXT because a transcript may give a seed wider than
-64 bits.
+64 bits. A state's text may refer to fragments in ``parts`` (``codec.Parted``).
+
+Version 2 added ``parts`` and the function ``gm_add_candidate``;
+a version 1 schema is brought up to it on open (``UPGRADE``), its states, stored whole, read back as
+they are.
 """
 
 from __future__ import annotations
 
-VERSION = 1
+VERSION = 2
 
 # Every worker runs this on open; the advisory lock stops two of them creating the same table at
 # once (CREATE TABLE IF NOT EXISTS alone races on the catalogue).
@@ -55,6 +59,54 @@ CREATE TABLE IF NOT EXISTS candidates (
 );
 """
 
+# From version 1: what version 2 added, each part only if it is missing.
+UPGRADE = """
+CREATE TABLE IF NOT EXISTS parts (
+    key  text PRIMARY KEY,
+    body text NOT NULL
+);
+
+-- A candidate in one round trip: lock the turn, check what it starts from, number, insert, select.
+-- Each statement of a volatile function sees what was committed before it began (READ
+-- COMMITTED), so the count after the lock sees every candidate stored before ours. The turn
+-- before is read, not locked, as a writer that reads it first and then writes reads it.
+-- Returns the new index; -1: the turn does not exist; -2: the turn before changed (p_check);
+-- -3: the key was seen (the caller reads that candidate).
+CREATE OR REPLACE FUNCTION gm_add_candidate(
+    p_chat text, p_turn bigint, p_key text, p_seed text, p_reply text, p_text text,
+    p_records text, p_state text, p_keys text[], p_bodies text[],
+    p_check boolean, p_before bigint, p_selected bigint, p_events integer)
+RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    n bigint;
+BEGIN
+    PERFORM 1 FROM turns WHERE chat = p_chat AND turn = p_turn FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN -1;
+    END IF;
+    IF p_check THEN
+        PERFORM 1 FROM turns WHERE chat = p_chat AND turn = p_before
+            AND selected IS NOT DISTINCT FROM p_selected AND cardinality(events) = p_events;
+        IF NOT FOUND THEN
+            RETURN -2;
+        END IF;
+    END IF;
+    IF p_key IS NOT NULL AND EXISTS (
+            SELECT 1 FROM candidates WHERE chat = p_chat AND turn = p_turn AND key = p_key) THEN
+        RETURN -3;
+    END IF;
+    IF cardinality(p_keys) > 0 THEN
+        INSERT INTO parts (key, body) SELECT * FROM unnest(p_keys, p_bodies)
+        ON CONFLICT (key) DO NOTHING;
+    END IF;
+    SELECT COALESCE(MAX(idx) + 1, 0) INTO n FROM candidates WHERE chat = p_chat AND turn = p_turn;
+    INSERT INTO candidates (chat, turn, idx, key, seed, reply, text, records, state)
+    VALUES (p_chat, p_turn, n, p_key, p_seed, p_reply, p_text, p_records, p_state);
+    UPDATE turns SET selected = n WHERE chat = p_chat AND turn = p_turn;
+    RETURN n;
+END $$;
+"""
+
 # Checked before any DDL: a worker whose role may only read and write rows opens a prepared schema.
 HAS_TABLES = "SELECT to_regclass('gm_schema') IS NOT NULL"
 
@@ -85,21 +137,17 @@ LAST_TURN = """
 SELECT (SELECT COALESCE(MAX(turn), 0) FROM turns WHERE turns.chat = games.chat)
 FROM games WHERE chat = $1"""
 
-# Writers to one turn queue on its row, in every process; the lock is held until commit, so the
-# next statement (a fresh snapshot under READ COMMITTED) sees every candidate stored before it.
-LOCK_TURN = "SELECT 1 FROM turns WHERE chat = $1 AND turn = $2 FOR UPDATE"
-
-# The next index and the selection in one statement; no row back means the key was seen.
 ADD_CANDIDATE = """
-WITH added AS (
-    INSERT INTO candidates (chat, turn, idx, key, seed, reply, text, records, state)
-    SELECT $1, $2, COALESCE(MAX(idx) + 1, 0), $3, $4, $5, $6, $7, $8
-    FROM candidates WHERE chat = $1 AND turn = $2
-    ON CONFLICT (chat, turn, key) DO NOTHING
-    RETURNING idx
-)
-UPDATE turns SET selected = added.idx FROM added WHERE chat = $1 AND turn = $2
-RETURNING added.idx"""
+SELECT gm_add_candidate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"""
+
+ADDED, NO_TURN, STALE, KEY_SEEN = 0, -1, -2, -3
+"""What ``gm_add_candidate`` answers: an index from 0 up, or one of the negative codes."""
+
+ADD_PARTS = """
+INSERT INTO parts (key, body) SELECT * FROM unnest($1::text[], $2::text[])
+ON CONFLICT (key) DO NOTHING"""
+
+GET_PARTS = "SELECT key, body FROM parts WHERE key = ANY($1::text[])"
 
 _CANDIDATE = "SELECT chat, turn, idx, key, seed, reply, text, records, state FROM candidates"
 

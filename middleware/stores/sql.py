@@ -1,12 +1,16 @@
 """The SQLite schema and every statement the SQLite store runs, kept together to be read as one.
 
 Parameters are numbered where a statement uses one twice. Seeds are TEXT because a transcript may
-give a seed wider than SQLite's 64-bit integers. JSON is TEXT written by ``codec.encode_json``.
+give a seed wider than SQLite's 64-bit integers. JSON is TEXT written by ``codec.encode_json``; a
+state's text may refer to fragments in ``parts`` (``codec.Parted``).
+
+Version 2 added ``parts``; a version 1 file is brought up to it on open (the schema below only
+creates what is missing) and its states, stored whole, read back as they are.
 """
 
 from __future__ import annotations
 
-VERSION = 1
+VERSION = 2
 
 SCHEMA = f"""
 BEGIN IMMEDIATE;
@@ -46,6 +50,12 @@ CREATE TABLE IF NOT EXISTS candidates (
     UNIQUE (chat, turn, key),
     FOREIGN KEY (chat, turn) REFERENCES turns (chat, turn)
 );
+
+-- Fragments of stored states, once each, by the digest of their text (codec.part_key).
+CREATE TABLE IF NOT EXISTS parts (
+    key  TEXT PRIMARY KEY,
+    body TEXT NOT NULL
+) WITHOUT ROWID;
 
 -- The newest candidate is selected inside the INSERT's own transaction: one trip, never half done.
 CREATE TRIGGER IF NOT EXISTS candidate_selected AFTER INSERT ON candidates BEGIN
@@ -87,6 +97,23 @@ VALUES (?1, ?2, (SELECT COUNT(*) FROM candidates WHERE chat = ?1 AND turn = ?2),
         ?3, ?4, ?5, ?6, ?7, ?8)
 ON CONFLICT (chat, turn, key) DO NOTHING
 RETURNING idx"""
+
+# The same, only while turn ?9 still has candidate ?10 selected and ?11 events (``base.Start``).
+ADD_CANDIDATE_AFTER = """
+INSERT INTO candidates (chat, turn, idx, key, seed, reply, text, records, state)
+SELECT ?1, ?2, (SELECT COUNT(*) FROM candidates WHERE chat = ?1 AND turn = ?2),
+       ?3, ?4, ?5, ?6, ?7, ?8
+WHERE EXISTS (SELECT 1 FROM turns WHERE chat = ?1 AND turn = ?9 AND selected IS ?10
+              AND json_array_length(events) = ?11)
+ON CONFLICT (chat, turn, key) DO NOTHING
+RETURNING idx"""
+
+ADD_PART = "INSERT INTO parts (key, body) VALUES (?, ?) ON CONFLICT (key) DO NOTHING"
+
+def get_parts(count: int) -> str:
+    """The fragments of ``count`` keys."""
+    return f"SELECT key, body FROM parts WHERE key IN ({', '.join('?' * count)})"
+
 
 _CANDIDATE = "SELECT chat, turn, idx, key, seed, reply, text, records, state FROM candidates"
 

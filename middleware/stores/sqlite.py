@@ -9,8 +9,11 @@ for another process: SQLite is told not to wait for locks, and a busy file is re
 
 ``add_candidate`` is a single INSERT: SQLite takes the write lock before the statement reads, so the
 next index is counted, the row written and (by a trigger) the turn's selection updated in one
-transaction that is stored whole or not at all. ``fork`` and ``batch`` are explicit transactions
-(savepoints when nested). Every ``sqlite3`` error becomes ours in ``_sqlite_errors``.
+transaction that is stored whole or not at all; when its state brings fragments the file lacks
+(``codec.Parted``), they are written in the same transaction. It never reads back what it wrote.
+Fragments read or written are kept in memory (they never change), so a state is put back together
+with at most one query per level of fragments, and usually none. ``fork`` and ``batch`` are explicit
+transactions (savepoints when nested). Every ``sqlite3`` error becomes ours in ``_sqlite_errors``.
 """
 
 from __future__ import annotations
@@ -23,21 +26,40 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 from typing import Any
 
-from middleware.errors import GameError, StoreError
+from cachetools import LRUCache
+
+from middleware.errors import GameError, StaleStart, StoreError
 from middleware.stores import sql
 from middleware.stores.base import (
     JSON,
     CandidateRow,
     GameRow,
+    Start,
     TurnRow,
     check_fork,
     check_turn_number,
 )
-from middleware.stores.codec import clean_candidate, decode_json, encode_json, game_from, game_values
+from middleware.stores.codec import (
+    KEY_CHARS,
+    PART,
+    assemble,
+    clean_candidate,
+    decode_json,
+    encode_json,
+    encode_state,
+    game_from,
+    game_values,
+    missing,
+    stored_as_given,
+)
 from middleware.stores.gate import Gate
 from middleware.text import clean
 
 Row = Sequence[Any]
+
+PARTS_KEPT = 2048
+"""Fragments of states kept in memory once read or written: each a character or a run of about 32
+bag stacks (about 6 KB), so about 12 MB at most; a state of a 1,000-stack bag has 33."""
 
 
 @contextmanager
@@ -63,6 +85,15 @@ def _busy(exc: BaseException | None) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and code is not None and code & 0xFF in (5, 6)
 
 
+def _start(start: Start) -> tuple[int, int | None, int]:
+    return start.turn, start.selected, start.events
+
+
+@asynccontextmanager
+async def _nothing() -> AsyncIterator[None]:
+    yield
+
+
 class SQLiteStore:
     """A ``Store`` in one SQLite file; open it with ``await SQLiteStore.open(path)``."""
 
@@ -70,6 +101,7 @@ class SQLiteStore:
         self._db = db
         self.path = path
         self._gate = Gate()
+        self._parts: LRUCache[str, str] = LRUCache(maxsize=PARTS_KEPT)
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> SQLiteStore:
@@ -87,10 +119,13 @@ class SQLiteStore:
 
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
-        values = game_values(game)
-        async with self._gate.one():
+        state, parts = encode_state(game.state, self._parts)
+        values = game_values(game, state)
+        async with self._gate.one(), self._atomic():
+            await self._add_parts(parts)
             if not await self._change(sql.CREATE_GAME, values, "create a game"):
                 raise GameError(f"chat {game.chat!r} already has a game")
+        self._parts.update(parts)
 
     async def get_game(self, chat: str) -> GameRow:
         """The game of ``chat``; ``GameError`` if there is none."""
@@ -99,7 +134,7 @@ class SQLiteStore:
         if not rows:
             raise GameError(f"no game for chat {chat!r}")
         r = rows[0]
-        return game_from(chat, r)
+        return game_from(chat, r, await self._state(r[4]))
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
@@ -123,19 +158,29 @@ class SQLiteStore:
         async with self._gate.one():
             return await self._last_turn(chat)
 
-    async def add_candidate(self, row: CandidateRow) -> CandidateRow:
-        """Store a candidate and select it, in one statement; a seen key returns the stored one."""
+    async def add_candidate(self, row: CandidateRow, start: Start | None = None) -> CandidateRow:
+        """Store a candidate and select it, in one statement (with the fragments its state brings,
+        in one transaction); a seen key returns the stored one; a ``start`` that no longer holds
+        raises ``StaleStart``."""
         row = clean_candidate(row)
-        values = (row.chat, row.turn, row.key, str(row.seed), row.reply, row.text,
-                  encode_json(row.records, "the records"), encode_json(row.state, "the state"))
-        missing = f"chat {row.chat!r} has no turn {row.turn}"
+        state, parts = encode_state(row.state, self._parts)
+        values: tuple[Any, ...] = (row.chat, row.turn, row.key, str(row.seed), row.reply,
+                                   row.text, encode_json(row.records, "the records"), state)
+        statement = sql.ADD_CANDIDATE
+        if start is not None:
+            statement, values = sql.ADD_CANDIDATE_AFTER, (*values, *_start(start))
+        no_turn = f"chat {row.chat!r} has no turn {row.turn}"
         async with self._gate.one():
-            added, _ = await self._run(sql.ADD_CANDIDATE, values, "store a candidate", missing)
+            async with self._atomic() if parts else _nothing():
+                await self._add_parts(parts)
+                added, _ = await self._run(statement, values, "store a candidate", no_turn)
             if added:
-                return CandidateRow(row.chat, row.turn, added[0][0], row.key, row.seed, row.reply,
-                                    row.text, decode_json(values[6]), decode_json(values[7]))
-            assert row.key is not None, "only a key conflict stores nothing"
-            found = await self._candidates(sql.FIND_CANDIDATE, (row.chat, row.turn, row.key))
+                self._parts.update(parts)
+                return stored_as_given(row, added[0][0])
+            found = [] if row.key is None else await self._candidates(
+                sql.FIND_CANDIDATE, (row.chat, row.turn, row.key))
+        if not found:
+            raise StaleStart(f"turn {row.turn - 1} of chat {row.chat!r} changed since it was read")
         return replace(found[0], replayed=True)
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:
@@ -216,7 +261,25 @@ class SQLiteStore:
     async def _candidates(self, statement: str, params: Row) -> list[CandidateRow]:
         rows = await self._rows(statement, params, "read candidates")
         return [CandidateRow(r[0], r[1], r[2], r[3], int(r[4]), r[5], r[6], decode_json(r[7]),
-                             decode_json(r[8])) for r in rows]
+                             await self._state(r[8])) for r in rows]
+
+    async def _state(self, text: str) -> JSON:
+        """A stored state's value, its fragments put back (read from the file when not kept)."""
+        if PART in text:
+            while lacking := missing(text, self._parts):
+                rows = await self._rows(sql.get_parts(len(lacking)), tuple(lacking),
+                                        "read a state")
+                if len(rows) < len(lacking):
+                    raise StoreError(f"a stored state refers to fragments the store lacks: "
+                                     f"{sorted(lacking - {r[0] for r in rows})[:3]}")
+                self._parts.update((r[0], r[1]) for r in rows)
+            text = assemble(text, self._parts)
+        return decode_json(text)
+
+    async def _add_parts(self, parts: dict[str, str]) -> None:
+        for key, body in parts.items():
+            assert len(key) == KEY_CHARS
+            await self._change(sql.ADD_PART, (key, body), "store a state")
 
     async def _rows(self, statement: str, params: Row, doing: str) -> list[Row]:
         return (await self._run(statement, params, doing))[0]
@@ -253,6 +316,7 @@ class SQLiteStore:
             raise
 
     def _undo(self, statements: Sequence[str]) -> None:
+        self._parts.clear()  # fragments written in what is undone are gone
         # The error that brought us here says more than a failed rollback would.
         try:
             for statement in statements:

@@ -4,12 +4,11 @@ subset matches, with a readable diff when they do not hold."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from middleware.rules.base import json_path
 
 
-def mismatches(expected: Any, actual: Any, loc: tuple[int | str, ...] = ()) -> list[str]:
+def mismatches(expected: object, actual: object, loc: tuple[int | str, ...] = ()) -> list[str]:
     """Every place where ``expected`` is not a subset of ``actual``, as ``path: want X, got Y``.
 
     Dicts match when each expected key matches; lists match item by item and must be as long;
@@ -42,16 +41,16 @@ def text_diff(expected: str, actual: str) -> list[str]:
             f"  want …{expected[start:at + 50]!r}", f"  got  …{actual[start:at + 50]!r}"]
 
 
-def _same(expected: Any, actual: Any) -> bool:
+def _same(expected: object, actual: object) -> bool:
     if isinstance(expected, bool) or isinstance(actual, bool):
         return expected is actual
     return bool(expected == actual)
 
 
-def _line(loc: tuple[int | str, ...], want: Any, got: Any) -> str:
+def _line(loc: tuple[int | str, ...], want: object, got: object) -> str:
     return f"{json_path(loc)}: want {_show(want)}, got {_show(got)}"
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 200 else text[:197] + "..."

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError
 
 from middleware.dice import MAX_SIDES
 from middleware.errors import TranscriptError, UnreadableTranscript
-from middleware.json_input import JsonInputError, read_json
+from middleware.json_input import JsonInputError, JsonObject, read_json
 from middleware.rules.base import json_path
 from middleware.text import clean_json
 
@@ -37,9 +37,9 @@ class GameLine(_Line):
 
     type: Literal["game"]
     id: str = Field(min_length=1, max_length=200)
-    ruleset: str | dict[str, Any]
+    ruleset: str | JsonObject
     seed: int = 0
-    party: list[Any] = Field(default_factory=list)
+    party: list[JsonValue] = Field(default_factory=list)
     options: Options = Field(default_factory=Options)
 
 
@@ -54,8 +54,8 @@ class Expect(_Line):
     """What a replayed candidate must show: ``text`` exactly, ``records``/``state`` as subsets."""
 
     text: str | None = None
-    records: list[dict[str, Any]] | None = None
-    state: dict[str, Any] | None = None
+    records: list[JsonObject] | None = None
+    state: JsonObject | None = None
 
 
 class GmLine(_Line):
@@ -91,7 +91,7 @@ class EditLine(_Line):
 
     type: Literal["edit"]
     who: str
-    live: dict[str, Any]
+    live: JsonObject
 
 
 class GearTakeLine(_Line):

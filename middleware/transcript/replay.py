@@ -10,17 +10,19 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from middleware.character.summary import state_summary
 from middleware.dice import derive_seed
 from middleware.engine import Engine, Processed
 from middleware.errors import ExpectationError, GMError, RulesetError, TranscriptError
+from middleware.json_input import JsonObject
 from middleware.rules.layers import layer_problem
 from middleware.rules.load import load_ruleset
 from middleware.rules.registry import bundled_ids, load_bundled
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.party import read_party
+from middleware.state import GameState
 from middleware.transcript.expect import mismatches, text_diff
 from middleware.transcript.lines import (
     EditLine,
@@ -36,6 +38,16 @@ from middleware.transcript.lines import (
 )
 
 
+class StepJson(TypedDict):
+    """A replayed candidate as ``--json`` prints it (SPEC §7)."""
+
+    turn: int
+    candidate: int
+    text: str
+    records: list[JsonObject]
+    state: dict[str, object] | None
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One replayed line: its number and kind; for ``gm`` lines the candidate and state summary."""
@@ -46,9 +58,9 @@ class Step:
     turn: int
     text: str = ""
     processed: Processed | None = None
-    summary: dict[str, Any] | None = None
+    summary: dict[str, object] | None = None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> StepJson:
         """SPEC §7: ``turn``, ``candidate``, ``text``, ``records``, ``state`` and nothing else."""
         assert self.processed is not None
         return {"turn": self.turn, "candidate": self.processed.candidate,
@@ -88,10 +100,28 @@ async def replay(prepared: Prepared, engine: Engine) -> AsyncGenerator[Step, Non
             yield step
 
 
+class _Summaries:
+    """The ``--json`` state summary, worked out once per state object: a reply that changes
+    nothing ends on the very state it started from (states are never changed in place), so a
+    long run of such replies shares one summary."""
+
+    __slots__ = ("_last", "_ruleset")
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self._ruleset = ruleset
+        self._last: tuple[GameState, dict[str, object]] | None = None
+
+    def of(self, state: GameState) -> dict[str, object]:
+        if self._last is None or self._last[0] is not state:
+            self._last = (state, state_summary(self._ruleset, state))
+        return self._last[1]
+
+
 async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
     game, ruleset = prepared.game, prepared.ruleset
     party = read_party(ruleset, game.party, line=prepared.lines[0][0])
     chat, turn, count = game.id, 0, 0
+    summaries = _Summaries(ruleset)
     await engine.create_game(chat, ruleset, party, seed=game.seed, dice=game.options.dice,
                              layers=game.options.layers, branches=game.options.branches)
     for number, line in prepared.lines[1:]:
@@ -103,7 +133,7 @@ async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
             elif isinstance(line, GmLine):
                 if turn == 0:
                     raise TranscriptError("a 'gm' line before any 'user' line", line=number)
-                step = await _gm(engine, prepared, chat, turn, count, number, line)
+                step = await _gm(engine, prepared, summaries, chat, (turn, count, number), line)
                 count += 1
                 yield step
             elif isinstance(line, SelectLine):
@@ -122,8 +152,9 @@ async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
             raise TranscriptError(str(exc), line=number) from exc
 
 
-async def _gm(engine: Engine, prepared: Prepared, chat: str, turn: int, count: int,
-              number: int, line: GmLine) -> Step:
+async def _gm(engine: Engine, prepared: Prepared, summaries: _Summaries, chat: str,
+              where: tuple[int, int, int], line: GmLine) -> Step:
+    turn, count, number = where
     seed = line.seed
     if seed is None and prepared.game.options.dice == "candidate":
         seed = derive_seed(prepared.game.seed, chat, turn, count)
@@ -132,7 +163,7 @@ async def _gm(engine: Engine, prepared: Prepared, chat: str, turn: int, count: i
                     and r.feedback.startswith("DiceError: scripted throw")), None)
     if outside is not None:  # SPEC §5: a scripted face outside its die is the transcript's fault
         raise TranscriptError(outside.removeprefix("DiceError: "), line=number, path="$.dice")
-    summary = state_summary(prepared.ruleset, done.state)
+    summary = summaries.of(done.state)
     step = Step(number, "gm", chat, turn, line.text, done, summary)
     if line.expect is not None:
         _check(line, step, number)
@@ -153,7 +184,7 @@ def _check(line: GmLine, step: Step, number: int) -> None:
         raise ExpectationError("\n".join(f"  {p}" for p in problems), line=number)
 
 
-def _ruleset(ref: str | dict[str, Any], base: Path | None, line: int) -> Ruleset:
+def _ruleset(ref: str | JsonObject, base: Path | None, line: int) -> Ruleset:
     """SPEC §4: a bundled id, a path relative to the transcript, or the ruleset inline."""
     try:
         if isinstance(ref, dict):

@@ -2,8 +2,9 @@
 by side with the bare "regex find + Lark LALR parse of each tag body" baseline in the same run.
 
 Goal: parse at most the baseline (≤ 1.0×), so that resolving and storing still fit the whole
-pipeline's ≤ 3×; measured about 0.9-0.95× (one Lark parse per reply, ``_BodyLexer``, the scanner's
-glance), from 1.3-1.45× before. Run with
+pipeline's ≤ 3×; measured about 0.5× (plain bodies read by two regex calls, the others in one Lark
+parse per reply with ``_BodyLexer``, the scanner's glance), from 0.9× with every body through Lark
+and 1.3-1.45× before that. Run with
 ``.venv/bin/python -m pytest tests/benchmarks/test_parse_bench.py --benchmark-only -p no:cacheprovider``.
 No time is asserted; each case checks it did the work it is timed for.
 """

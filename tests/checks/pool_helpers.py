@@ -1,5 +1,5 @@
-"""Helpers for the dice-pool tests: Gravewatch (as shipped or changed), wardens, one tag resolved
-with exactly the faces given."""
+"""Helpers for the dice-pool tests: the bundled Cinder Watch and the peer's Gravewatch (as shipped
+or changed), a firefighter and wardens, one tag resolved with exactly the faces given."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import Character, GameState
 from tests.conftest import compat_json
+from tests.rulesets import bundled_json
 from tests.sheet.sheet_helpers import BRAM
 
 WARDEN: dict[str, Any] = {
@@ -27,9 +28,28 @@ WARDEN: dict[str, Any] = {
 """A warden with no wounds, items or shuttered lantern: Ward is exactly 3 + 2 = 5 dice."""
 
 
+FIREFIGHTER: dict[str, Any] = {
+    "name": "Sal", "player": True,
+    "sheet": {"v": 1, "build": {"abilities": {"grip": 3, "eye": 2, "voice": 3},
+                                "skills": {"douse": "seasoned", "search": "drilled"}}},
+    "live": {"pools": {"ember": {"value": 4}}},
+}
+"""A Cinder Watch firefighter with no scorch: Douse is exactly Grip 3 + seasoned 2 = 5 dice."""
+
+
+def cinder(**resolution: Any) -> Ruleset:
+    """The bundled Cinder Watch (d10 pool, target 7 in 5..9, explode 10 with min 9, cancel and
+    botch on 1, exceptional at 5, bonus dice -2..2, pool 1..12), with ``resolution`` keys
+    replaced (None removes one) in a parsed copy."""
+    return _replaced(bundled_json("cinder-watch"), resolution)
+
+
 def gravewatch(**resolution: Any) -> Ruleset:
     """Gravewatch, with ``resolution`` keys replaced (None removes one) in a parsed copy."""
-    data = compat_json("gravewatch.json")
+    return _replaced(compat_json("gravewatch.json"), resolution)
+
+
+def _replaced(data: Any, resolution: dict[str, Any]) -> Ruleset:
     for key, value in resolution.items():
         if value is None:
             data["resolution"].pop(key, None)

@@ -246,7 +246,7 @@ def test_sheet_adjustments_favour_the_roller_either_way() -> None:
 
 
 def coc_ruleset() -> Ruleset:
-    """Ember Roads with the page's Call of Cthulhu resolution and percentage skills (no ability)."""
+    """Lantern and Ledger with the page's Call of Cthulhu resolution and percentage skills (no ability)."""
     raw = ruleset_with(CTHULHU)
     raw["sheet"]["skills"].append({"id": "spot_hidden", "label": "Spot Hidden"})
     raw["sheet"]["bonusRange"] = {"min": 0, "max": 100}
@@ -260,7 +260,7 @@ def gurps_ruleset() -> Ruleset:
 
 
 ADA = Character(name="Ada", player=True, sheet=Sheet.model_validate(
-    {"v": 1, "build": {"abilities": {"wits": 2}, "bonuses": {"spot_hidden": 60, "sneak": 12}}}))
+    {"v": 1, "build": {"abilities": {"eye": 2}, "bonuses": {"spot_hidden": 60, "reckon": 12}}}))
 
 
 def check(ruleset: Ruleset, faces: list[int], *words: str, **attrs: str) -> CheckRecord:
@@ -314,10 +314,10 @@ def test_advantage_does_not_apply_and_the_gm_is_told() -> None:
 
 
 def test_gurps_skill_is_attribute_plus_bonus() -> None:
-    """CHK-AGAINST-01/02/06: Sneak = Wits 2 + bonus 12 = 14 on 3d6; 6+6+6 = 18 is a critical
+    """CHK-AGAINST-01/02/06: Reckon = Eye 2 + bonus 12 = 14 on 3d6; 6+6+6 = 18 is a critical
     failure; ``difficulty="Hard"`` shifts to 12 and 13 fails."""
-    rolled = check(gurps_ruleset(), [6, 6, 6], skill="Sneak")
-    hard = check(gurps_ruleset(), [6, 6, 1], skill="Sneak", difficulty="Hard")
+    rolled = check(gurps_ruleset(), [6, 6, 6], skill="Reckon")
+    hard = check(gurps_ruleset(), [6, 6, 1], skill="Reckon", difficulty="Hard")
     assert (14, "critical_failure", "3d6", [6, 6, 6]) == (
         rolled.dc, rolled.result, rolled.dice, rolled.rolls)
     assert (12, 13, False) == (hard.dc, hard.total, hard.success)

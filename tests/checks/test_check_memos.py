@@ -20,11 +20,22 @@ from middleware.sheet.roller import find_roller
 from middleware.state import GameState
 from tests.checks.test_resolve_check import JUNO, VESS
 from tests.conftest import compat_path
+from tests.rulesets import bundled_path
+
+
+def hearth() -> Ruleset:
+    """A new Hearth and Haul object each call: nothing worked out for another object applies to
+    it."""
+    return load_ruleset(bundled_path("hearth-and-haul"))
 
 
 def ember() -> Ruleset:
-    """A new Ember Roads object each call: nothing worked out for another object applies to it."""
+    """A new Ember Roads object (the peer's file with a layer that brings its own ladder)."""
     return load_ruleset(compat_path("ember-roads.json"))
+
+
+def tidemark() -> Ruleset:
+    return load_ruleset(bundled_path("tidemark-d20"))
 
 
 def fifth() -> Ruleset:
@@ -60,17 +71,17 @@ def test_each_dc_and_mode_reads_its_own_odds() -> None:
 
 
 def test_the_sheet_is_read_for_the_check_asked() -> None:
-    """SHEET-CHK-03, SHEET-SKL-07: two spellings of Tinker read one sheet; ``with="Brawn"`` and
+    """SHEET-CHK-03, SHEET-SKL-07: two spellings of Scout read one sheet; ``with="Brawn"`` and
     another skill read their own numbers, however often the sheet was read before."""
-    ruleset = ember()
+    ruleset = hearth()
     state = GameState(ruleset=ruleset.id, party=(JUNO,))
     roller = find_roller(state, None)
     plain, spelled, brawn = (assemble_check(ruleset, state, roller, skill, with_)
-                             for skill, with_ in (("Tinker", None), ("tinker check", None),
-                                                  ("Tinker", "Brawn")))
+                             for skill, with_ in (("Scout", None), ("scout check", None),
+                                                  ("Scout", "Brawn")))
     assert (3, 3, 2) == (plain.number, spelled.number, brawn.number)
-    assert ("tinker", "brawn") == (plain.id, brawn.ability)
-    assert plain is assemble_check(ruleset, state, roller, "Tinker", None)
+    assert ("scout", "brawn") == (plain.id, brawn.ability)
+    assert plain is assemble_check(ruleset, state, roller, "Scout", None)
 
 
 def test_a_save_hint_reads_the_save() -> None:
@@ -87,10 +98,10 @@ def test_a_save_hint_reads_the_save() -> None:
 def test_effects_and_sources_follow_the_resolution() -> None:
     """ITM-CHECK-15: one sheet read twice gives the same ``effects``/``from``; a ruleset that
     rolls twice names the source of a lean, one that rolls once does not."""
-    sheet = CheckSheet("skill", "tinker", "Tinker", 3,
+    sheet = CheckSheet("skill", "scout", "Scout", 3,
                        modifiers=(Modifier("Cold", -1), Modifier("Lamp", dice="1d4")),
                        leans=(("advantage", "Charm"),))
-    twice, once = fifth().resolution, ember().resolution
+    twice, once = tidemark().resolution, hearth().resolution
     assert ("-1+1d4", "Cold, Lamp, Charm") == changes_of(sheet, twice) == changes_of(sheet, twice)
     assert ("-1+1d4", "Cold, Lamp") == changes_of(sheet, once)
 
@@ -109,11 +120,11 @@ def test_the_ladder_is_the_resolutions_own_until_a_layer_brings_one() -> None:
 def test_a_dc_is_read_in_any_digits_and_held_to_the_range() -> None:
     """CHK-COMMON-11/12: ``dc="15"``, ``"DC 15"``, ``" 15 "`` and Arabic-Indic ``"١٥"`` are 15;
     ``"Hard"`` names a rung; ``"5000"`` is held to 1000 on the record."""
-    dcs = [read_ask(tag(skill="Tinker", dc=text)) for text in ("15", "DC 15", " 15 ", "١٥", "Hard")]
+    dcs = [read_ask(tag(skill="Scout", dc=text)) for text in ("15", "DC 15", " 15 ", "١٥", "Hard")]
     assert [(15, None), (15, None), (15, None), (15, None), (None, "Hard")] == \
         [(ask.dc, ask.difficulty) for ask in dcs if ask is not None]
-    ruleset = ember()
-    far = record(ruleset, GameState(ruleset=ruleset.id, party=(JUNO,)), [3, 4], skill="Tinker",
+    ruleset = hearth()
+    far = record(ruleset, GameState(ruleset=ruleset.id, party=(JUNO,)), [3, 4], skill="Scout",
                  dc="5000")
     assert (1000, True) == (far.dc, "dc 5000 clamped to 1000." in (far.feedback or ""))
 

@@ -21,17 +21,25 @@ from middleware.rules.load import load_ruleset, validate_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import Character, GameState, Live, Sheet
-from tests.checks.pool_helpers import WARDEN, attrs_of, bram, gravewatch, member, resolve
-from tests.conftest import compat_json
+from tests.checks.pool_helpers import (
+    FIREFIGHTER,
+    WARDEN,
+    attrs_of,
+    bram,
+    cinder,
+    gravewatch,
+    member,
+    resolve,
+)
 from tests.rules.kind_examples import BLADES, GENESYS, ruleset_with
-from tests.rulesets import ember, five_e
+from tests.rulesets import bundled_json, ruleset
 
 SHEET_MATH: dict[str, Any] = {
     "abilityModifier": {"op": "identity"},
     "proficiencyTiers": [{"id": "rating_0", "label": "0"},
                          {"id": "rating_1", "label": "1", "flat": 1}],
 }
-"""One sheet math for every kind (CHK-COMMON-01): Ada's Sneak is Wits 2 + rating 1 = 3."""
+"""One sheet math for every kind (CHK-COMMON-01): Ada's Reckon is Eye 2 + rating 1 = 3."""
 
 KINDS: dict[str, dict[str, Any]] = {
     "dice-sum": {"kind": "dice-sum", "dice": {"count": 2, "sides": 6}, **SHEET_MATH},
@@ -49,7 +57,7 @@ def hero(build: dict[str, Any], name: str = "Ada") -> Character:
                      live=Live())
 
 
-ADA = hero({"abilities": {"wits": 2}, "skills": {"sneak": "rating_1"}})
+ADA = hero({"abilities": {"eye": 2}, "skills": {"reckon": "rating_1"}})
 
 
 def check(ruleset: Ruleset, who: Character, faces: list[int],
@@ -73,20 +81,24 @@ def reply(text: str, party: tuple[Character, ...], faces: list[int],
     return (done.text, [r for r in done.records if isinstance(r, CheckRecord)], done.state)
 
 
-def pools(state: GameState) -> dict[str, int]:
-    return {c.name: c.live.pools["resolve"].value for c in state.party}
+def pools(state: GameState, pool: str = "resolve") -> dict[str, int]:
+    return {c.name: c.live.pools[pool].value for c in state.party}
+
+
+def tidemark() -> Ruleset:
+    return ruleset("tidemark-d20")
 
 
 # --- CHK-COMMON -----------------------------------------------------------------------------
 
 
 def test_one_sheet_number_means_what_each_kind_says() -> None:
-    """CHK-COMMON-01/07: the same sheet (Sneak = 3) under each kind: dice-sum adds 3 to 2d6;
+    """CHK-COMMON-01/07: the same sheet (Reckon = 3) under each kind: dice-sum adds 3 to 2d6;
     dice-pool and dice-highest throw 3 dice; roll-against reads the roll against 3; symbol-pool
-    keeps Wits 2 and rank 1 apart: 2 dice, 1 of them upgraded to Proficiency."""
+    keeps Eye 2 and rank 1 apart: 2 dice, 1 of them upgraded to Proficiency."""
     def read(kind: str, faces: list[int], **attrs: str) -> tuple[Any, ...]:
         record, thrown = check(load_ruleset(ruleset_with(KINDS[kind])), ADA, faces,
-                               skill="Sneak", **attrs)
+                               skill="Reckon", **attrs)
         return record.dice, record.total, record.dc, thrown
 
     assert ("2d6", 10, 9, [3, 4]) == read("dice-sum", [3, 4], dc="9")
@@ -100,53 +112,54 @@ def test_one_sheet_number_means_what_each_kind_says() -> None:
 @pytest.mark.parametrize(("score", "modifier"), [(10, 0), (11, 0), (15, 2), (8, -1), (3, -4)])
 def test_five_e_ability_modifier_is_floor_of_half_the_score_less_ten(score: int,
                                                                      modifier: int) -> None:
-    """CHK-COMMON-03 derived (5e example file): a Strength check with Strength 10 → +0, 11 → +0,
-    15 → +2, 8 → −1, 3 → −4 on the record's modifier."""
-    ruleset = five_e()
-    record, _ = check(ruleset, hero({"abilities": {"str": score}}), [10], skill="Strength",
+    """CHK-COMMON-03 derived (the bundled Tidemark, 5e's floorHalfMinusTen): a Brawn check with
+    Brawn 10 → +0, 11 → +0, 15 → +2, 8 → −1, 3 → −4 on the record's modifier."""
+    ruleset = tidemark()
+    record, _ = check(ruleset, hero({"abilities": {"brawn": score}}), [10], skill="Brawn",
                       dc="10")
     assert (modifier, 10 + modifier) == (record.modifier, record.total)
 
 
 def test_identity_and_step_table_modifiers() -> None:
-    """CHK-COMMON-02/04, SPEC §10: Ember Roads (identity) adds Wits 2 itself; a step table
-    [[0, -1], [2, 1], [3, 3]] gives Wits 2 → +1, Wits 3 → +3, and Wits −1 (below the first row)
+    """CHK-COMMON-02/04, SPEC §10: Lantern and Ledger (identity) adds Eye 2 itself; a step table
+    [[0, -1], [2, 1], [3, 3]] gives Eye 2 → +1, Eye 3 → +3, and Eye −1 (below the first row)
     the first row's −1."""
-    identity, _ = check(ember(), hero({"abilities":
-                        {"wits": 2}}), [3, 4], skill="Wits", dc="8")
-    data = compat_json("ember-roads.json")
+    identity, _ = check(load_ruleset(bundled_json("lantern-and-ledger")),
+                        hero({"abilities": {"eye": 2}}), [3, 4], skill="Eye", dc="8")
+    data = bundled_json("lantern-and-ledger")
     data["resolution"]["abilityModifier"] = {"op": "stepTable",
                                              "table": [[0, -1], [2, 1], [3, 3]]}
     steps = load_ruleset(data)
-    numbers = [check(steps, hero({"abilities": {"wits": wits}}), [3, 4], skill="Wits",
-                     dc="8")[0].modifier for wits in (2, 3, -1)]
+    numbers = [check(steps, hero({"abilities": {"eye": eye}}), [3, 4], skill="Eye",
+                     dc="8")[0].modifier for eye in (2, 3, -1)]
     assert (2, [1, 3, -1]) == (identity.modifier, numbers)
 
 
 def test_first_tier_for_unlisted_skills_and_multiplier_times_the_bonus() -> None:
-    """CHK-COMMON-05/06 (5e example file, level 5 → proficiency bonus 3): Athletics proficient
-    with Str 15 → +2 +3 = +5; expertise at level 1 → +2 +2×2 = +6; half at level 1 → +2 +1 = +3;
-    Acrobatics, not listed, takes the first tier (×0): Dex 14 → +2."""
-    ruleset = five_e()
+    """CHK-COMMON-05/06 (Tidemark, level 5 → proficiency bonus 3): Hauling trained with Brawn 15
+    → +2 +3 = +5; expert at level 1 → +2 +2×2 = +6; half-trained at level 1 → +2 +1 = +3;
+    Rigging, not listed, takes the first tier (×0): Deftness 14 → +2."""
+    ruleset = tidemark()
 
     def modifier(skill: str, tier: str, level: int) -> int:
-        build = {"abilities": {"str": 15, "dex": 14}, "skills": {"athletics": tier},
+        build = {"abilities": {"brawn": 15, "deft": 14}, "skills": {"haul": tier},
                  "fields": {"level": level}}
         return check(ruleset, hero(build), [10], skill=skill, dc="10")[0].modifier
 
-    assert [5, 6, 3, 2] == [modifier("Athletics", "proficient", 5),
-                            modifier("Athletics", "expertise", 1),
-                            modifier("Athletics", "half", 1),
-                            modifier("Acrobatics", "proficient", 5)]
+    assert [5, 6, 3, 2] == [modifier("Haul", "proficient", 5),
+                            modifier("Haul", "expertise", 1),
+                            modifier("Haul", "half", 1),
+                            modifier("Rigging", "proficient", 5)]
 
 
 def test_the_engine_throws_the_dice_and_discards_what_the_model_wrote() -> None:
     """CHK-COMMON-12, CHK-POOL-26: a tag carrying the model's own ``rolls``, ``used``, ``total``
-    and ``result`` is rolled afresh: Wren's five dice 10, 8, 7, 3, 1 (+4 from the explosion)
-    give 2 net successes, and the model's critical success appears nowhere."""
+    and ``result`` is rolled afresh: Sal's five dice 10, 8, 7, 3, 1 (+4 from the explosion) give
+    2 net successes on Cinder Watch, and the model's critical success appears nowhere."""
     text, records, _ = reply(
-        '[skill_check: skill="Ward" dc="2" who="Wren" rolls="10|10|10|10|10" used="5" '
-        'total="5" result="critical_success"]', (member(WARDEN),), [10, 8, 7, 3, 1, 4])
+        '[skill_check: skill="Douse" dc="2" who="Sal" rolls="10|10|10|10|10" used="5" '
+        'total="5" result="critical_success"]', (member(FIREFIGHTER),), [10, 8, 7, 3, 1, 4],
+        cinder())
     assert ([10, 8, 7, 3, 1, 4], 2, "success") == (records[0].rolls, records[0].total,
                                                    records[0].result)
     assert ('rolls="10|8|7|3|1|4"' in text, "critical_success" in text) == (True, False)
@@ -156,21 +169,22 @@ def test_the_engine_throws_the_dice_and_discards_what_the_model_wrote() -> None:
 
 
 def test_a_check_has_exactly_one_roller() -> None:
-    """CHK-SCOPE-01: opposed pools are not modelled: ``opposed=``/``vs=`` naming Bram is
-    ignored; only Wren's five dice (and one explosion) are thrown and only Wren is recorded."""
-    text = '[skill_check: skill="Ward" dc="2" who="Wren" opposed="Bram the Quiet" vs="Bram"]'
-    _, records, state = reply(text, (member(WARDEN), bram()), [10, 8, 7, 3, 1, 4])
-    assert (1, "Wren", 5, 6) == (len(records), records[0].who, records[0].pool,
-                                 len(records[0].rolls))
-    assert {"Wren": 4, "Bram the Quiet": 4} == pools(state)
+    """CHK-SCOPE-01: opposed pools are not modelled: ``opposed=``/``vs=`` naming Ash is
+    ignored; only Sal's five dice (and one explosion) are thrown and only Sal is recorded."""
+    text = '[skill_check: skill="Douse" dc="2" who="Sal" opposed="Ash the Tall" vs="Ash"]'
+    ash = member(FIREFIGHTER, name="Ash the Tall", player=False)
+    _, records, state = reply(text, (member(FIREFIGHTER), ash), [10, 8, 7, 3, 1, 4], cinder())
+    assert (1, "Sal", 5, 6) == (len(records), records[0].who, records[0].pool,
+                                len(records[0].rolls))
+    assert {"Sal": 4, "Ash the Tall": 4} == pools(state, "ember")
 
 
 def test_a_wild_die_pool_is_no_kind_of_ours() -> None:
     """CHK-SCOPE-02: a summed pool with a wild die would need its own kind: a ``kind`` outside
     the five, or a ``wildDie`` key on a dice-pool, is refused at import at its JSON path."""
-    unknown = compat_json("gravewatch.json")
+    unknown = bundled_json("cinder-watch")
     unknown["resolution"]["kind"] = "wild-die"
-    wild = compat_json("gravewatch.json")
+    wild = bundled_json("cinder-watch")
     wild["resolution"]["wildDie"] = {"sides": 6}
     assert (["$.resolution.kind"], ["$.resolution.wildDie"]) == (
         [p.path for p in validate_ruleset(unknown)], [p.path for p in validate_ruleset(wild)])
@@ -195,23 +209,23 @@ def test_free_reroll_standing_spend_and_a_chosen_charm_are_paid_differently() ->
 
 
 def test_amount_is_the_price_of_one_purchase() -> None:
-    """CHK-SPEND-03: ``amount`` 2 and ``spend="resolve:4"`` make 2 purchases (+2 successes)
+    """CHK-SPEND-03: ``amount`` 2 and ``spend="ember:4"`` make 2 purchases (+2 successes)
     and pay 4."""
-    ruleset = gravewatch(spend=[{"pool": "resolve", "amount": 2, "successes": 1,
-                                 "perCheck": 3}])
-    record, state = resolve(ruleset, (member(WARDEN),), [2] * 5, skill="Ward", dc="1",
-                            spend="resolve:4")
-    assert ("resolve:4", 2, 0) == (record.spend, record.auto, pools(state)["Wren"])
+    ruleset = cinder(spend=[{"pool": "ember", "amount": 2, "successes": 1, "perCheck": 3}])
+    record, state = resolve(ruleset, (member(FIREFIGHTER),), [2] * 5, skill="Douse", dc="1",
+                            spend="ember:4")
+    assert ("ember:4", 2, 0) == (record.spend, record.auto, pools(state, "ember")["Sal"])
 
 
 def test_one_purchase_buys_everything_the_entry_names() -> None:
     """CHK-SPEND-04: an entry buying ``successes`` 1 and ``dice`` 1: one point adds a sixth die
-    to Wren's five and one success after counting."""
-    ruleset = gravewatch(spend=[{"pool": "resolve", "amount": 1, "successes": 1, "dice": 1,
-                                 "perCheck": 1}])
-    record, state = resolve(ruleset, (member(WARDEN),), [2] * 6, skill="Ward", dc="1",
-                            spend="resolve:1")
-    assert (6, 1, 1, 3) == (record.pool, record.auto, record.total, pools(state)["Wren"])
+    to Sal's five and one success after counting."""
+    ruleset = cinder(spend=[{"pool": "ember", "amount": 1, "successes": 1, "dice": 1,
+                             "perCheck": 1}])
+    record, state = resolve(ruleset, (member(FIREFIGHTER),), [2] * 6, skill="Douse", dc="1",
+                            spend="ember:1")
+    assert (6, 1, 1, 3) == (record.pool, record.auto, record.total,
+                            pools(state, "ember")["Sal"])
 
 
 def test_a_sheet_command_spends_nothing_the_check_spends() -> None:
@@ -247,8 +261,8 @@ def blades(**changes: Any) -> Ruleset:
 def test_die_sides_give_every_die_its_faces() -> None:
     """CHK-HIGH-02: Blades on d8s: Ada throws 3d8; 7, 2, 1 → 7 "Full success"; two 8s are the
     highest face → "Critical"; ``dc="12"`` is clamped to 8 (keep 1 × 8 sides)."""
-    seven, _ = check(blades(die={"sides": 8}), ADA, [7, 2, 1], skill="Sneak", dc="12")
-    eights, _ = check(blades(die={"sides": 8}), ADA, [8, 8, 1], skill="Sneak")
+    seven, _ = check(blades(die={"sides": 8}), ADA, [7, 2, 1], skill="Reckon", dc="12")
+    eights, _ = check(blades(die={"sides": 8}), ADA, [8, 8, 1], skill="Reckon")
     assert ("3d8", 7, "Full success", 8) == (seven.dice, seven.total, seven.outcome, seven.dc)
     assert ("Critical", "critical_success") == (eights.outcome, eights.result)
 
@@ -257,9 +271,9 @@ def test_dark_highest_only_when_a_dark_die_strictly_beats_the_light() -> None:
     """CHK-REC-12, CHK-HIGH-10: Bo's light 4, 2 with a dark 5 → ``darkHighest="true"``; light 6
     and 2 with a dark 6 → no ``darkHighest``."""
     trophy = blades(dark={"label": "Dark", "max": 3, "outcome": "all"})
-    bo = hero({"abilities": {"wits": 2}}, name="Bo")
-    beaten, _ = check(trophy, bo, [4, 2, 5], skill="Sneak", dark="1")
-    tied, _ = check(trophy, bo, [6, 2, 6], skill="Sneak", dark="1")
+    bo = hero({"abilities": {"eye": 2}}, name="Bo")
+    beaten, _ = check(trophy, bo, [4, 2, 5], skill="Reckon", dark="1")
+    tied, _ = check(trophy, bo, [6, 2, 6], skill="Reckon", dark="1")
     assert ({"darkHighest": "true", "dark": "1"}, {"dark": "1"}) == (
         attrs_of(beaten, "darkHighest", "dark"), attrs_of(tied, "darkHighest", "dark"))
 
@@ -267,16 +281,16 @@ def test_dark_highest_only_when_a_dark_die_strictly_beats_the_light() -> None:
 # --- derived examples tested only below the resolver until now --------------------------------
 
 
-def test_ember_roads_sums_two_dice_and_the_sheet_number_against_a_rung() -> None:
-    """CHK-SUM-01/10 derived, end to end on Ember Roads: Wits 2 (identity) + trained (+1) = 3;
-    ``difficulty="Hard"`` → dc 10; 3 + 4 → total 10, success; 2 + 4 → 9, failure; ``"Easy"`` →
-    dc 6."""
-    ruleset = ember()
-    ada = hero({"abilities": {"wits": 2}, "skills": {"sneak": "trained"}})
-    hard, _ = check(ruleset, ada, [3, 4], skill="Sneak", difficulty="Hard")
-    short, _ = check(ruleset, ada, [2, 4], skill="Sneak", difficulty="Hard")
-    easy, _ = check(ruleset, ada, [2, 4], skill="Sneak", difficulty="Easy")
-    assert [(10, 3, 10, "success"), (10, 3, 9, "failure"), (6, 3, 9, "success")] == [
+def test_lantern_sums_two_dice_and_the_sheet_number_against_a_rung() -> None:
+    """CHK-SUM-01/10 derived, end to end on Lantern and Ledger: Eye 2 (identity) + apprentice
+    (+1) = 3; ``difficulty="Hard"`` → dc 9; 3 + 4 → total 10, success; 2 + 3 → 8, failure;
+    ``"Easy"`` → dc 5."""
+    ruleset = load_ruleset(bundled_json("lantern-and-ledger"))
+    ada = hero({"abilities": {"eye": 2}, "skills": {"reckon": "apprentice"}})
+    hard, _ = check(ruleset, ada, [3, 4], skill="Reckon", difficulty="Hard")
+    short, _ = check(ruleset, ada, [2, 3], skill="Reckon", difficulty="Hard")
+    easy, _ = check(ruleset, ada, [2, 4], skill="Reckon", difficulty="Easy")
+    assert [(9, 3, 10, "success"), (9, 3, 8, "failure"), (5, 3, 9, "success")] == [
         (r.dc, r.modifier, r.total, r.result) for r in (hard, short, easy)]
 
 

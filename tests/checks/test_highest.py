@@ -1,9 +1,9 @@
 """``dice-highest`` end to end with scripted dice: Blades in the Dark (the checks.md §4 reference
 ruleset) and Trophy Dark's dark dice (CHK-HIGH, CHK-OUT-07, CHK-SPEND for dice, CHK-REC-10..13).
 
-The rulesets are Ember Roads' sheet with the page's ``resolution`` blocks: Sneak rolls Wits plus
-the skill's rating, so Ada (Wits 2, Sneak rated 1) throws three dice, Bo (Wits 2, untrained) two
-and Cy (Wits 0) none.
+The rulesets are the bundled Lantern and Ledger's sheet with the page's ``resolution`` blocks:
+Reckon rolls Eye plus the skill's rating, so Ada (Eye 2, Reckon rated 1) throws three dice, Bo
+(Eye 2, untrained) two and Cy (Eye 0) none.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from middleware.state import Character, GameState, Live, PoolValue, Sheet
 from tests.rules.kind_examples import BLADES, ruleset_with
 
 
-def member(name: str, wits: int, rated: bool = False, live: Live | None = None) -> Character:
-    skills = {"sneak": "rating_1"} if rated else {}
-    sheet = Sheet.model_validate({"v": 1, "build": {"abilities": {"wits": wits},
+def member(name: str, eye: int, rated: bool = False, live: Live | None = None) -> Character:
+    skills = {"reckon": "rating_1"} if rated else {}
+    sheet = Sheet.model_validate({"v": 1, "build": {"abilities": {"eye": eye},
                                                     "skills": skills}})
     return Character(name=name, player=True, sheet=sheet, live=live or Live())
 
@@ -55,8 +55,8 @@ def trophy(outcome: str = "all", **changes: Any) -> Ruleset:
 
 def check(ruleset: Ruleset, who: Character, faces: list[int], *words: str,
           party: tuple[Character, ...] = (), **attrs: str) -> tuple[CheckRecord, GameState]:
-    """Resolve one Sneak check with exactly ``faces`` thrown; the record and the state after."""
-    tag = Tag("skill_check", {"skill": "Sneak", **attrs}, words, "[skill_check: ...]", 0, 18)
+    """Resolve one Reckon check with exactly ``faces`` thrown; the record and the state after."""
+    tag = Tag("skill_check", {"skill": "Reckon", **attrs}, words, "[skill_check: ...]", 0, 18)
     dice = Dice(1, script=faces)
     state = GameState(ruleset=ruleset.id, party=party or (who,))
     resolution = resolve_check(tag, state, Context(ruleset=ruleset, dice=dice))
@@ -117,7 +117,7 @@ def test_the_record_keeps_the_summed_shape() -> None:
     """CHK-REC-10, SPEC §6: ``resolution="sum"``, ``modifier="0"``, the kept die as used and
     total, ``highest="1"``, the tier label, the exact chance; attributes in the peer's order."""
     record, _ = check(blades(), ADA, [2, 6, 4], difficulty="Full")
-    assert [("skill", "Sneak"), ("dc", "6"), ("rolls", "2|6|4"), ("used", "6"),
+    assert [("skill", "Reckon"), ("dc", "6"), ("rolls", "2|6|4"), ("used", "6"),
             ("modifier", "0"), ("total", "6"), ("result", "success"), ("mode", "normal"),
             ("resolution", "sum"), ("dice", "3d6"), ("pool", "3"), ("difficulty", "Full"),
             ("outcome", "Full success"), ("highest", "1"), ("chance", "0.8750")
@@ -280,48 +280,48 @@ def test_dark_is_clamped_to_its_max_and_ignored_without_dark() -> None:
 
 # --- spending for dice (CHK-HIGH-12, CHK-SPEND) -------------------------------------------------
 
-LUCK_SPEND = [{"pool": "luck", "amount": 1, "dice": 1, "perCheck": 2}]
+LUCK_SPEND = [{"pool": "pluck", "amount": 1, "dice": 1, "perCheck": 2}]
 
 
 def test_spend_buys_dice_and_pays_the_pool() -> None:
-    """CHK-HIGH-12, CHK-SPEND-06/11/16: ``spend="luck:1"`` throws a fourth die with the pool and
-    takes 1 Luck (3 → 2); the record shows ``spend="luck:1"``."""
-    record, state = check(blades(spend=LUCK_SPEND), ADA, [1, 2, 3, 6], spend="luck:1")
-    assert (4, 6, "luck:1") == (record.pool, record.total, dict(record.tag_attrs())["spend"])
-    assert {"luck": PoolValue(value=2)} == state.party[0].live.pools
+    """CHK-HIGH-12, CHK-SPEND-06/11/16: ``spend="pluck:1"`` throws a fourth die with the pool and
+    takes 1 Pluck (3 → 2); the record shows ``spend="pluck:1"``."""
+    record, state = check(blades(spend=LUCK_SPEND), ADA, [1, 2, 3, 6], spend="pluck:1")
+    assert (4, 6, "pluck:1") == (record.pool, record.total, dict(record.tag_attrs())["spend"])
+    assert {"pluck": PoolValue(value=2)} == state.party[0].live.pools
 
 
 def test_spend_is_clamped_to_per_check() -> None:
-    """CHK-SPEND-15: ``spend="luck:3"`` with ``perCheck`` 2 buys and pays only 2 dice."""
-    record, state = check(blades(spend=LUCK_SPEND), ADA, [1, 2, 3, 4, 5], spend="luck:3")
-    assert (5, "luck:2", 1) == (record.pool, record.spend, state.party[0].live.pools["luck"].value)
+    """CHK-SPEND-15: ``spend="pluck:3"`` with ``perCheck`` 2 buys and pays only 2 dice."""
+    record, state = check(blades(spend=LUCK_SPEND), ADA, [1, 2, 3, 4, 5], spend="pluck:3")
+    assert (5, "pluck:2", 1) == (record.pool, record.spend, state.party[0].live.pools["pluck"].value)
 
 
 def test_spend_is_all_or_nothing() -> None:
-    """CHK-SPEND-13: with 1 Luck left, ``spend="luck:2"`` buys nothing, pays nothing, and the
+    """CHK-SPEND-13: with 1 Pluck left, ``spend="pluck:2"`` buys nothing, pays nothing, and the
     roll is the plain three dice."""
-    poor = member("Ada", 2, rated=True, live=Live(pools={"luck": PoolValue(value=1)}))
-    record, state = check(blades(spend=LUCK_SPEND), poor, [1, 2, 3], spend="luck:2")
-    assert (3, None, 1) == (record.pool, record.spend, state.party[0].live.pools["luck"].value)
+    poor = member("Ada", 2, rated=True, live=Live(pools={"pluck": PoolValue(value=1)}))
+    record, state = check(blades(spend=LUCK_SPEND), poor, [1, 2, 3], spend="pluck:2")
+    assert (3, None, 1) == (record.pool, record.spend, state.party[0].live.pools["pluck"].value)
 
 
 def test_a_reply_rewrites_the_tag_and_two_spends_chain() -> None:
-    """SPEC §3/§6, CHK-SPEND-11/13: in one reply the first ``spend="luck:2"`` pays 2 of 3 Luck,
+    """SPEC §3/§6, CHK-SPEND-11/13: in one reply the first ``spend="pluck:2"`` pays 2 of 3 Pluck,
     so the second finds 1 left and buys nothing; the tags are rewritten in the record shape and
     the model's own ``rolls=`` is discarded."""
     ruleset = blades(spend=LUCK_SPEND)
-    reply = ('You slip past. [skill_check: skill="Sneak" spend="luck:2" rolls="6|6"] Then again: '
-             '[skill_check: skill="Sneak" spend="luck:2" dark="1"]')
+    reply = ('You slip past. [skill_check: skill="Reckon" spend="pluck:2" rolls="6|6"] Then again: '
+             '[skill_check: skill="Reckon" spend="pluck:2" dark="1"]')
     dice = Dice(1, script=[1, 2, 3, 4, 5, 6, 6, 1])
     done = resolve_reply(reply, GameState(ruleset=ruleset.id, party=(ADA,)),
                          Context(ruleset=ruleset, dice=dice))
     first, second = done.records
     assert isinstance(first, CheckRecord) and isinstance(second, CheckRecord)
-    assert ((1, 2, 3, 4, 5), "luck:2", "Partial success") == (tuple(first.rolls), first.spend,
+    assert ((1, 2, 3, 4, 5), "pluck:2", "Partial success") == (tuple(first.rolls), first.spend,
                                                                first.outcome)
     assert ((6, 6, 1), None, "Critical") == (tuple(second.rolls), second.spend, second.outcome)
-    assert 1 == done.state.party[0].live.pools["luck"].value
-    assert done.text.startswith('You slip past. [skill_check: skill="Sneak" dc="4" '
+    assert 1 == done.state.party[0].live.pools["pluck"].value
+    assert done.text.startswith('You slip past. [skill_check: skill="Reckon" dc="4" '
                                 'rolls="1|2|3|4|5" used="5" modifier="0" total="5" '
                                 'result="success" mode="normal" resolution="sum" dice="5d6" '
-                                'pool="5" spend="luck:2" ')
+                                'pool="5" spend="pluck:2" ')

@@ -16,9 +16,9 @@ from middleware.resolve.checks.dice_pool.rules import (
 )
 from middleware.resolve.checks.outcome import Outcomes, Tier
 from middleware.rules.load import load_ruleset
-from tests.checks.pool_helpers import WARDEN, attrs_of, bram, gravewatch, member, resolve
+from tests.checks.pool_helpers import FIREFIGHTER, WARDEN, attrs_of, bram, cinder, gravewatch, member, resolve
 from tests.conftest import compat_json
-from tests.rulesets import entry
+from tests.rulesets import bundled_json, entry
 
 REFERENCE = PoolCheck(sides=10, dice=5, target=7, needed=2, explode=10, explode_cap=15,
                       cancel=1, botch=1, exceptional=5)
@@ -170,16 +170,16 @@ def test_an_empty_pool_fails_without_a_throw() -> None:
     assert ((), 0) == (result.rolls, result.net)
 
 
-# --- end to end on Gravewatch -----------------------------------------------------------------
+# --- end to end on the bundled Cinder Watch (Gravewatch where only it has the rule) ----------
 
 
-def test_gravewatch_reference_check_rewrites_to_a_pool_record() -> None:
-    """CHK-POOL-26, CHK-REC-01, SPEC §6: Ward dc 2, five dice 10, 8, 7, 3, 1 (+4 from the
+def test_the_reference_check_rewrites_to_a_pool_record() -> None:
+    """CHK-POOL-26, CHK-REC-01, SPEC §6: Douse dc 2, five dice 10, 8, 7, 3, 1 (+4 from the
     explosion) → 2 net successes, success; ``resolution="successes"``, the target as
     ``threshold``, the dice as ``pool``; the model's own results are discarded."""
-    record, _ = resolve(gravewatch(), (member(WARDEN),), [10, 8, 7, 3, 1, 4], skill="Ward",
+    record, _ = resolve(cinder(), (member(FIREFIGHTER),), [10, 8, 7, 3, 1, 4], skill="Douse",
                         dc="2", rolls="9|9", total="9", result="critical_success")
-    assert [("skill", "Ward"), ("dc", "2"), ("rolls", "10|8|7|3|1|4"), ("used", "3"),
+    assert [("skill", "Douse"), ("dc", "2"), ("rolls", "10|8|7|3|1|4"), ("used", "3"),
             ("modifier", "-1"), ("total", "2"), ("result", "success"), ("mode", "normal"),
             ("resolution", "successes"), ("dice", "5d10"), ("threshold", "7"),
             ("pool", "5")] == record.tag_attrs()[:12]
@@ -197,104 +197,104 @@ def test_pool_size_follows_the_sheet_vectors() -> None:
 
 def test_pool_min_keeps_one_die_for_a_stranger() -> None:
     """CHK-POOL-03 derived: with ``pool.min`` 1 a sheet number of 0 still throws one die."""
-    record, _ = resolve(gravewatch(), (bram(),), [8], skill="Ward", dc="1", who="Nobody")
+    record, _ = resolve(cinder(), (member(FIREFIGHTER),), [8], skill="Douse", dc="1", who="Nobody")
     assert (1, True) == (record.pool, record.success)
 
 
 def test_difficulty_ladder_gives_successes_and_target() -> None:
-    """CHK-POOL-16/23, CHK-REC-01: dc 3 → only Grim → target 8; dc 1 → Plain work → 6; dc 2 →
-    Awkward has no target → 7; ``difficulty="Grim"`` → dc 3, threshold 8 on the record."""
-    party = (member(WARDEN),)
+    """CHK-POOL-16/23, CHK-REC-01: dc 3 → Blazing → target 8; dc 1 → Routine → 6; dc 2 →
+    Tough has no target → 7; ``difficulty="Blazing"`` → dc 3, threshold 8 on the record."""
+    party = (member(FIREFIGHTER),)
     faces = [2, 2, 2, 2, 2]
-    found = [resolve(gravewatch(), party, faces, skill="Ward", dc=dc)[0].threshold
+    found = [resolve(cinder(), party, faces, skill="Douse", dc=dc)[0].threshold
              for dc in ("3", "1", "2")]
-    grim, _ = resolve(gravewatch(), party, faces, skill="Ward", difficulty="Grim")
+    grim, _ = resolve(cinder(), party, faces, skill="Douse", difficulty="Blazing")
     assert [8, 6, 7] == found
-    assert {"dc": "3", "threshold": "8", "difficulty": "Grim"} == attrs_of(
+    assert {"dc": "3", "threshold": "8", "difficulty": "Blazing"} == attrs_of(
         grim, "dc", "threshold", "difficulty")
 
 
 def test_dc_and_threshold_win_over_the_named_rung() -> None:
     """CHK-COMMON-09, CHK-POOL-23: ``dc=`` wins for the number, ``threshold=`` for the target."""
-    record, _ = resolve(gravewatch(), (member(WARDEN),), [2] * 5, skill="Ward",
-                        difficulty="Grim", dc="1", threshold="6")
-    assert (1, 6, "Grim") == (record.dc, record.threshold, record.difficulty)
+    record, _ = resolve(cinder(), (member(FIREFIGHTER),), [2] * 5, skill="Douse",
+                        difficulty="Blazing", dc="1", threshold="6")
+    assert (1, 6, "Blazing") == (record.dc, record.threshold, record.difficulty)
 
 
 def test_dc_is_clamped_to_what_a_roll_could_count() -> None:
-    """CHK-POOL-20 derived: max 15 with explode → 1..30, so dc 40 → 30; with double too → 60."""
-    plain, _ = resolve(gravewatch(), (member(WARDEN),), [2] * 5, skill="Ward", dc="40")
-    doubled, _ = resolve(gravewatch(double={"from": 10}), (member(WARDEN),), [2] * 5,
-                         skill="Ward", dc="90")
-    assert (30, 60) == (plain.dc, doubled.dc)
+    """CHK-POOL-20 derived: max 12 with explode → 1..24, so dc 40 → 24; with double too → 48."""
+    plain, _ = resolve(cinder(), (member(FIREFIGHTER),), [2] * 5, skill="Douse", dc="40")
+    doubled, _ = resolve(cinder(double={"from": 10}), (member(FIREFIGHTER),), [2] * 5,
+                         skill="Douse", dc="90")
+    assert (24, 48) == (plain.dc, doubled.dc)
 
 
 def test_threshold_is_clamped_to_the_target_range() -> None:
     """CHK-POOL-21 derived: threshold 8 → 8; 12 → 9; 3 → 5."""
-    found = [resolve(gravewatch(), (member(WARDEN),), [2] * 5, skill="Ward", dc="1",
+    found = [resolve(cinder(), (member(FIREFIGHTER),), [2] * 5, skill="Douse", dc="1",
                      threshold=t)[0].threshold for t in ("8", "12", "3")]
     assert [8, 9, 5] == found
 
 
 def test_threshold_is_ignored_when_the_target_is_fixed() -> None:
     """CHK-POOL-05/21: with min = max = default the target cannot move."""
-    data = compat_json("gravewatch.json")
+    data = bundled_json("cinder-watch")
     data["resolution"].update(target={"default": 7, "min": 7, "max": 7}, difficultyLadder=[])
-    data.pop("layers")
-    data["sheet"]["skills"][2].pop("untrained")  # 'harder' needs a target that can move
     fixed = load_ruleset(data)
-    record, _ = resolve(fixed, (member(WARDEN),), [2] * 5, skill="Ward", dc="1", threshold="5")
+    record, _ = resolve(fixed, (member(FIREFIGHTER),), [2] * 5, skill="Douse", dc="1", threshold="5")
     assert 7 == record.threshold
 
 
 def test_bonus_dice_are_clamped_to_situational_dice() -> None:
-    """CHK-POOL-22, CHK-REC-02 derived: ``bonus="-2"`` on 5 dice → 3; ``bonus="-5"`` → −3,
-    recorded as −3."""
-    minus_two, _ = resolve(gravewatch(), (member(WARDEN),), [2] * 3, skill="Ward", dc="1",
+    """CHK-POOL-22, CHK-REC-02 derived (situationalDice −2..2): ``bonus="-2"`` on 5 dice → 3;
+    ``bonus="-5"`` → −2, so 3 dice, recorded as −2."""
+    minus_two, _ = resolve(cinder(), (member(FIREFIGHTER),), [2] * 3, skill="Douse", dc="1",
                            bonus="-2")
-    minus_five, _ = resolve(gravewatch(), (member(WARDEN),), [2] * 2, skill="Ward", dc="1",
+    minus_five, _ = resolve(cinder(), (member(FIREFIGHTER),), [2] * 3, skill="Douse", dc="1",
                             bonus="-5")
-    assert (3, 2, "-3") == (minus_two.pool, minus_five.pool,
+    assert (3, 3, "-2") == (minus_two.pool, minus_five.pool,
                             attrs_of(minus_five, "bonus")["bonus"])
 
 
 def test_bonus_is_ignored_without_situational_dice() -> None:
     """CHK-POOL-22: ``bonus=`` is offered only when ``situationalDice`` is declared."""
-    record, _ = resolve(gravewatch(situationalDice=None), (member(WARDEN),), [2] * 5,
-                        skill="Ward", dc="1", bonus="+2")
+    record, _ = resolve(cinder(situationalDice=None), (member(FIREFIGHTER),), [2] * 5,
+                        skill="Douse", dc="1", bonus="+2")
     assert (5, None) == (record.pool, record.bonus)
 
 
 def test_explode_on_the_tag_moves_the_face_within_min() -> None:
-    """CHK-POOL-24, CHK-REC-04 derived (explode.min 8): ``explode="9"`` → a 9 explodes;
-    ``explode="7"`` → clamped to 8; the record shows the face only when the check moved it."""
-    nine, _ = resolve(gravewatch(), (member(WARDEN),), [9, 2, 2, 2, 2, 3], skill="Ward",
+    """CHK-POOL-24, CHK-REC-04 derived (explode.min 9): ``explode="9"`` → a 9 explodes;
+    ``explode="7"`` → clamped to 9; the record shows the face only when the check moved it."""
+    nine, _ = resolve(cinder(), (member(FIREFIGHTER),), [9, 2, 2, 2, 2, 3], skill="Douse",
                       dc="1", explode="9")
-    seven, _ = resolve(gravewatch(), (member(WARDEN),), [8, 2, 2, 2, 2, 3], skill="Ward",
+    seven, _ = resolve(cinder(), (member(FIREFIGHTER),), [9, 2, 2, 2, 2, 3], skill="Douse",
                        dc="1", explode="7")
-    plain, _ = resolve(gravewatch(), (member(WARDEN),), [9, 2, 2, 2, 2], skill="Ward", dc="1")
-    assert (9, 8, None) == (nine.explode, seven.explode, plain.explode)
+    plain, _ = resolve(cinder(), (member(FIREFIGHTER),), [9, 2, 2, 2, 2], skill="Douse", dc="1")
+    assert (9, 9, None) == (nine.explode, seven.explode, plain.explode)
 
 
 def test_explode_with_only_min_is_off_unless_asked() -> None:
     """CHK-POOL-08: ``"explode": {"min": 8}`` (no ``from``) is inactive unless the check asks
     for it."""
-    ruleset = gravewatch(explode={"min": 8})
-    off, _ = resolve(ruleset, (member(WARDEN),), [10, 2, 2, 2, 2], skill="Ward", dc="1")
-    on, _ = resolve(ruleset, (member(WARDEN),), [10, 2, 2, 2, 2, 2], skill="Ward", dc="1",
+    ruleset = cinder(explode={"min": 8})
+    off, _ = resolve(ruleset, (member(FIREFIGHTER),), [10, 2, 2, 2, 2], skill="Douse", dc="1")
+    on, _ = resolve(ruleset, (member(FIREFIGHTER),), [10, 2, 2, 2, 2, 2], skill="Douse", dc="1",
                     explode="10")
     assert (5, 6) == (len(off.rolls), len(on.rolls))
 
 
 def test_named_reroll_shows_only_when_it_rethrew() -> None:
-    """CHK-POOL-25, CHK-REC-05: ``reroll="careful"`` re-throws dice ≤ 6 and the record names it;
-    an unknown name is ignored; a re-roll that re-threw nothing is not recorded."""
-    party = (member(WARDEN),)
-    careful, _ = resolve(gravewatch(), party, [3, 9, 6, 10, 8, 2, 8, 4], skill="Ward", dc="1",
+    """CHK-POOL-25, CHK-REC-05: ``reroll="careful"`` (declared here: up to 6, once) re-throws
+    dice ≤ 6 and the record names it; an unknown name is ignored; a re-roll that re-threw
+    nothing is not recorded."""
+    party = (member(FIREFIGHTER),)
+    rules = cinder(reroll=[{"id": "careful", "upTo": 6, "mode": "once"}])
+    careful, _ = resolve(rules, party, [3, 9, 6, 10, 8, 2, 8, 4], skill="Douse", dc="1",
                          reroll="careful")
-    unknown, _ = resolve(gravewatch(), party, [3, 9, 6, 10, 8, 4], skill="Ward", dc="1",
+    unknown, _ = resolve(rules, party, [3, 9, 6, 10, 8, 4], skill="Douse", dc="1",
                          reroll="lucky")
-    idle, _ = resolve(gravewatch(), party, [7, 9, 8, 9, 8], skill="Ward", dc="1",
+    idle, _ = resolve(rules, party, [7, 9, 8, 9, 8], skill="Douse", dc="1",
                       reroll="careful")
     assert ("careful", 2) == (careful.reroll, careful.rerolled)
     assert (None, None) == (unknown.reroll, unknown.rerolled)
@@ -314,7 +314,7 @@ def test_untrained_harder_raises_the_target_by_one() -> None:
 
 def test_advantage_is_ignored_on_a_pool() -> None:
     """CHK-POOL-26: a pool has no advantage; ``mode="advantage"`` throws the pool once."""
-    record, _ = resolve(gravewatch(), (member(WARDEN),), [2] * 5, skill="Ward", dc="1",
+    record, _ = resolve(cinder(), (member(FIREFIGHTER),), [2] * 5, skill="Douse", dc="1",
                         mode="advantage")
     assert ("normal", 5) == (record.mode, len(record.rolls))
 
@@ -322,8 +322,8 @@ def test_advantage_is_ignored_on_a_pool() -> None:
 def test_botch_and_exceptional_on_the_record() -> None:
     """CHK-POOL-10/12 end to end: no success and a 1 → ``critical_failure``; 5 net on a pass →
     ``critical_success``."""
-    botch, _ = resolve(gravewatch(), (member(WARDEN),), [1, 2, 3, 4, 5], skill="Ward", dc="1")
-    great, _ = resolve(gravewatch(), (member(WARDEN),), [9, 9, 8, 7, 7], skill="Ward", dc="1")
+    botch, _ = resolve(cinder(), (member(FIREFIGHTER),), [1, 2, 3, 4, 5], skill="Douse", dc="1")
+    great, _ = resolve(cinder(), (member(FIREFIGHTER),), [9, 9, 8, 7, 7], skill="Douse", dc="1")
     assert ("critical_failure", "critical_success") == (botch.result, great.result)
 
 
@@ -334,17 +334,17 @@ def test_tiers_leave_out_exceptional_and_catch_a_botch() -> None:
         {"id": "good", "label": "Good", "atLeast": 0, "success": True},
         {"id": "bad", "label": "Bad"},
         {"id": "dire", "label": "Dire", "on": "critical-failure", "critical": True}]}
-    ruleset = gravewatch(outcomes=outcomes)
-    great, _ = resolve(ruleset, (member(WARDEN),), [9, 9, 8, 7, 7], skill="Ward", dc="1")
-    botch, _ = resolve(ruleset, (member(WARDEN),), [1, 2, 3, 4, 5], skill="Ward", dc="1")
+    ruleset = cinder(outcomes=outcomes)
+    great, _ = resolve(ruleset, (member(FIREFIGHTER),), [9, 9, 8, 7, 7], skill="Douse", dc="1")
+    botch, _ = resolve(ruleset, (member(FIREFIGHTER),), [1, 2, 3, 4, 5], skill="Douse", dc="1")
     assert ("success", "Good") == (great.result, great.outcome)
     assert ("critical_failure", "Dire") == (botch.result, botch.outcome)
 
 
 def test_half_or_more_complication_on_the_record() -> None:
     """CHK-REC-06: a ``halfOrMore`` botch that goes wrong beside a result that stands."""
-    ruleset = gravewatch(botch={"upTo": 1, "rule": "halfOrMore"}, cancel=None)
-    record, _ = resolve(ruleset, (member(WARDEN),), [1, 1, 1, 8, 3], skill="Ward", dc="1")
+    ruleset = cinder(botch={"upTo": 1, "rule": "halfOrMore"}, cancel=None)
+    record, _ = resolve(ruleset, (member(FIREFIGHTER),), [1, 1, 1, 8, 3], skill="Douse", dc="1")
     assert ("success", "true") == (record.result, attrs_of(record, "complication")
                                    ["complication"])
 

@@ -1,5 +1,6 @@
-"""``[skill_check:]`` end to end on the compat dice-sum rulesets (Ember Roads 2d6, 5e d20): tag in,
-record and rewritten attributes out, with scripted dice (CHK-SUM, CHK-OUT, CHK-REC, SHEET-CHK)."""
+"""``[skill_check:]`` end to end on dice-sum rulesets (the bundled Hearth and Haul's 2d6, the peer's
+5e d20): tag in, record and rewritten attributes out, with scripted dice (CHK-SUM, CHK-OUT,
+CHK-REC, SHEET-CHK)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,15 @@ from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import Character, GameState, Live, Sheet
 from tests.conftest import compat_json
-from tests.rulesets import ember, five_e, gravewatch
+from tests.rulesets import bundled_json, five_e, ruleset
 
 JUNO = Character(name="Juno", player=True, sheet=Sheet.model_validate(
-    {"v": 1, "build": {"abilities": {"wits": 2, "brawn": 1}, "skills": {"tinker": "trained"}}}))
+    {"v": 1, "build": {"abilities": {"wits": 2, "brawn": 1}, "skills": {"scout": "trained"}}}))
+"""Scout is Wits 2 + trained 1 = +3 on Hearth and Haul (2d6; Easy 5, Risky 7, Hard 9)."""
+
+
+def hearth() -> Ruleset:
+    return ruleset("hearth-and-haul")
 VESS = Character(name="Vess", player=True, sheet=Sheet.model_validate(
     {"v": 1, "build": {"abilities": {"dex": 14}, "skills": {"stealth": "proficient"}}}))
 
@@ -46,27 +52,29 @@ def check(ruleset: Ruleset, party: tuple[Character, ...], faces: list[int], *wor
     return resolution.record, dice
 
 
-def test_ember_roads_check_rewrites_to_the_record_shape() -> None:
-    """CHK-SUM-01/10, SPEC §6: Tinker (Wits 2, trained +1) vs Hard (dc 10), dice 3 + 4 → total 10,
-    success; the model's own ``rolls``/``total``/``result`` are discarded; attributes in order."""
-    record, _ = check(ember(), (JUNO,), [3, 4], skill="Tinker", difficulty="Hard",
+def test_a_2d6_check_rewrites_to_the_record_shape() -> None:
+    """CHK-SUM-01/10, SPEC §6: Scout (Wits 2, trained +1) vs Hard (dc 9), dice 3 + 4 → total 10,
+    success, with chance P(2d6 ≥ 6) = 26/36; the model's own ``rolls``/``total``/``result`` are
+    discarded; attributes in order."""
+    record, _ = check(hearth(), (JUNO,), [3, 4], skill="Scout", difficulty="Hard",
                       rolls="6|6", total="99", result="critical_success")
-    assert [("skill", "Tinker"), ("dc", "10"), ("rolls", "3|4"), ("used", "7"),
+    assert [("skill", "Scout"), ("dc", "9"), ("rolls", "3|4"), ("used", "7"),
             ("modifier", "3"), ("total", "10"), ("result", "success"), ("mode", "normal"),
             ("resolution", "sum"), ("dice", "2d6"), ("difficulty", "Hard"),
-            ("chance", "0.5833")] == record.tag_attrs()
-    assert (True, 7 / 12) == (record.success, record.chance)
+            ("chance", "0.7222")] == record.tag_attrs()
+    assert (True, 26 / 36) == (record.success, record.chance)
 
 
-def test_ember_roads_failure_one_short() -> None:
+def test_a_2d6_failure_one_short() -> None:
     """CHK-SUM-01: dice 2 + 4 with +3 → 9 vs 10 fails."""
-    record, _ = check(ember(), (JUNO,), [2, 4], skill="Tinker", dc="10")
+    record, _ = check(hearth(), (JUNO,), [2, 4], skill="Scout", dc="10")
     assert (9, False, "failure") == (record.total, record.success, record.result)
 
 
 def test_advantage_is_ignored_where_the_ruleset_rolls_once() -> None:
-    """CHK-SUM-02, SHEET-TRN-14: Ember Roads has ``advantage: false``: one throw, mode normal."""
-    record, dice = check(ember(), (JUNO,), [5, 5], "advantage", skill="Tinker", dc="8",
+    """CHK-SUM-02, SHEET-TRN-14: Hearth and Haul has ``advantage: false``: one throw, mode
+    normal."""
+    record, dice = check(hearth(), (JUNO,), [5, 5], "advantage", skill="Scout", dc="8",
                          mode="advantage")
     assert ("normal", [5, 5]) == (record.mode, dice.thrown)
 
@@ -125,7 +133,7 @@ def test_tiers_and_shift_on_the_record() -> None:
 
 def test_spend_and_use_are_not_offered_on_a_sum() -> None:
     """CHK-SUM-11, CHK-COMMON-11: ``spend=`` and ``use=`` on dice-sum are ignored; it rolls."""
-    record, _ = check(ember(), (JUNO,), [3, 4], skill="Tinker", dc="10", spend="grit:2",
+    record, _ = check(hearth(), (JUNO,), [3, 4], skill="Scout", dc="10", spend="grit:2",
                       use="Potence")
     attrs = dict(record.tag_attrs())
     assert (10, None, None) == (record.total, attrs.get("spend"), attrs.get("use"))
@@ -133,13 +141,13 @@ def test_spend_and_use_are_not_offered_on_a_sum() -> None:
 
 def test_untrained_refuse_rolls_nothing() -> None:
     """SHEET-UNT-05: an untrained ``refuse`` skill is not rolled: ``reason="untrained"``."""
-    data = compat_json("ember-roads.json")
-    tinker = next(s for s in data["sheet"]["skills"] if s["id"] == "tinker")
-    tinker["untrained"] = "refuse"
+    data = bundled_json("hearth-and-haul")
+    scout = next(s for s in data["sheet"]["skills"] if s["id"] == "scout")
+    scout["untrained"] = "refuse"
     blank = Character(name="Ada", player=True)
-    record, dice = check(load_ruleset(data), (blank,), [], skill="Tinker", dc="8")
+    record, dice = check(load_ruleset(data), (blank,), [], skill="Scout", dc="8")
     assert ("refused", "untrained", []) == (record.status, record.reason, dice.thrown)
-    assert [("skill", "Tinker"), ("dc", "8"), ("reason", "untrained")] == record.tag_attrs()
+    assert [("skill", "Scout"), ("dc", "8"), ("reason", "untrained")] == record.tag_attrs()
 
 
 def test_automatic_save_failure_rolls_nothing() -> None:
@@ -153,7 +161,7 @@ def test_automatic_save_failure_rolls_nothing() -> None:
 
 def test_stranger_rolls_unmodified_and_keeps_who_as_written() -> None:
     """SHEET-CHK-02, SHEET-UNT-06: ``who`` naming nobody rolls sheetless; who kept as written."""
-    record, _ = check(ember(), (JUNO,), [6, 5], skill="Tinker", dc="8", who="Old Bram")
+    record, _ = check(hearth(), (JUNO,), [6, 5], skill="Scout", dc="8", who="Old Bram")
     attrs = dict(record.tag_attrs())
     assert (0, "Old Bram") == (record.modifier, attrs["who"])
     assert "not in the party" in (record.feedback or "")
@@ -161,41 +169,41 @@ def test_stranger_rolls_unmodified_and_keeps_who_as_written() -> None:
 
 def test_unknown_skill_rolls_with_no_sheet_number() -> None:
     """SHEET-SKL-07, SHEET-CHK-04: a name the ruleset does not know rolls with number 0."""
-    record, _ = check(ember(), (JUNO,), [6, 5], skill="Juggling", dc="8")
+    record, _ = check(hearth(), (JUNO,), [6, 5], skill="Juggling", dc="8")
     assert (0, 11, True) == (record.modifier, record.total, record.success)
 
 
 def test_with_swaps_the_ability_and_is_recorded() -> None:
-    """CHK-COMMON-10, CHK-REC-03: Tinker ``with="Brawn"`` uses Brawn 1 and says so."""
-    record, _ = check(ember(), (JUNO,), [3, 3], skill="Tinker", dc="8", **{"with": "Brawn"})
+    """CHK-COMMON-10, CHK-REC-03: Scout ``with="Brawn"`` uses Brawn 1 and says so."""
+    record, _ = check(hearth(), (JUNO,), [3, 3], skill="Scout", dc="8", **{"with": "Brawn"})
     attrs = dict(record.tag_attrs())
     assert "Brawn" == attrs["with"]
-    assert "with" not in dict(check(ember(), (JUNO,), [3, 3], skill="Tinker", dc="8")[0]
+    assert "with" not in dict(check(hearth(), (JUNO,), [3, 3], skill="Scout", dc="8")[0]
                               .tag_attrs())
 
 
 def test_rung_named_in_dc_and_missing_difficulty() -> None:
-    """CHK-COMMON-08/11: ``dc="Hard"`` is read as the rung; no dc at all takes the middle rung
-    (Risky, 8) and the GM is told."""
-    named, _ = check(ember(), (JUNO,), [3, 4], skill="Tinker", dc="Hard")
-    missing, _ = check(ember(), (JUNO,), [3, 4], skill="Tinker")
-    assert (10, "Hard") == (named.dc, named.difficulty)
-    assert (8, "Risky") == (missing.dc, missing.difficulty)
+    """CHK-COMMON-08/11: ``dc="Hard"`` is read as the rung (9); no dc at all takes the middle
+    of the three rungs (Risky, 7) and the GM is told."""
+    named, _ = check(hearth(), (JUNO,), [3, 4], skill="Scout", dc="Hard")
+    missing, _ = check(hearth(), (JUNO,), [3, 4], skill="Scout")
+    assert (9, "Hard") == (named.dc, named.difficulty)
+    assert (7, "Risky") == (missing.dc, missing.difficulty)
     assert "No difficulty given" in (missing.feedback or "")
 
 
 def test_huge_dc_is_clamped() -> None:
     """CHK-COMMON-11: ``dc="99999"`` is clamped to 1000; the check still resolves."""
-    record, _ = check(ember(), (JUNO,), [6, 6], skill="Tinker", dc="99999")
+    record, _ = check(hearth(), (JUNO,), [6, 6], skill="Scout", dc="99999")
     assert (1000, False, 0.0) == (record.dc, record.success, record.chance)
 
 
 def test_tag_without_skill_is_ignored() -> None:
     """SPEC §8: a check naming no skill is an ``ignored`` record and stays as written."""
     tag = Tag("skill_check", {"dc": "10"}, (), "[skill_check: dc=10]", 0, 20)
-    ruleset = ember()
-    resolution = resolve_check(tag, GameState(ruleset=ruleset.id),
-                               Context(ruleset=ruleset, dice=Dice(1)))
+    rules = hearth()
+    resolution = resolve_check(tag, GameState(ruleset=rules.id),
+                               Context(ruleset=rules, dice=Dice(1)))
     assert ("ignored", []) == (resolution.record.status, resolution.record.tag_attrs())
 
 
@@ -203,8 +211,8 @@ def test_other_kinds_are_an_error_record_for_now(monkeypatch: pytest.MonkeyPatch
     """STYLE habit 5: a kind not in ``KINDS`` (dice-pool taken out here) yields
     ``status="error"`` and the tag stays as written."""
     monkeypatch.delitem(KINDS, "dice-pool")
-    ruleset = gravewatch()
-    tag = Tag("skill_check", {"skill": "Ward", "dc": "2"}, (), "[skill_check: ...]", 0, 18)
-    resolution = resolve_check(tag, GameState(ruleset=ruleset.id),
-                               Context(ruleset=ruleset, dice=Dice(1)))
+    pool = ruleset("cinder-watch")
+    tag = Tag("skill_check", {"skill": "Douse", "dc": "2"}, (), "[skill_check: ...]", 0, 18)
+    resolution = resolve_check(tag, GameState(ruleset=pool.id),
+                               Context(ruleset=pool, dice=Dice(1)))
     assert ("error", []) == (resolution.record.status, resolution.record.tag_attrs())

@@ -33,14 +33,14 @@ def genesys(**changes: Any) -> Ruleset:
     return load_ruleset(ruleset_with(resolution))
 
 
-def member(name: str, wits: int, sneak: str | None = None, **build: Any) -> Character:
-    skills = {"sneak": sneak} if sneak else {}
+def member(name: str, eye: int, reckon: str | None = None, **build: Any) -> Character:
+    skills = {"reckon": reckon} if reckon else {}
     return Character(name=name, player=True, sheet=Sheet.model_validate(
-        {"v": 1, "build": {"abilities": {"wits": wits}, "skills": skills, **build}}))
+        {"v": 1, "build": {"abilities": {"eye": eye}, "skills": skills, **build}}))
 
 
-KELL = member("Kell", wits=3, sneak="rank_one")       # characteristic 3, rank 1
-IVO = member("Ivo", wits=3, sneak="rank_two")         # characteristic 3, rank 2
+KELL = member("Kell", eye=3, reckon="rank_one")       # characteristic 3, rank 1
+IVO = member("Ivo", eye=3, reckon="rank_two")         # characteristic 3, rank 2
 
 
 def check(ruleset: Ruleset, who: Character, faces: list[int],
@@ -97,7 +97,7 @@ def test_larger_upgraded_and_sum_builds() -> None:
     Ability; the pool is held to ``pool.max`` (6)."""
     ask = SymbolAsk(ability=3, rank=2, dc=0)
     summed = genesys(pool={"die": "ability", "upgrade": "proficiency", "build": "sum"})
-    assert "proficiency|proficiency|ability" == thrown(REF, IVO, skill="Sneak", dc="0")
+    assert "proficiency|proficiency|ability" == thrown(REF, IVO, skill="Reckon", dc="0")
     assert (2, 1) == (build_pool(res(REF), ask).upgraded, build_pool(res(REF), ask).base)
     assert (0, 5) == (build_pool(res(summed), ask).upgraded, build_pool(res(summed), ask).base)
     big = build_pool(res(summed), SymbolAsk(ability=5, rank=4, dc=0))
@@ -105,35 +105,35 @@ def test_larger_upgraded_and_sum_builds() -> None:
 
 
 def test_plain_characteristic_check_has_rank_zero() -> None:
-    """CHK-SYM-06: a plain Wits check with 3 → 3 Ability dice, none upgraded."""
-    assert "ability|ability|ability" == thrown(REF, KELL, skill="Wits", dc="0")
+    """CHK-SYM-06: a plain Eye check with 3 → 3 Ability dice, none upgraded."""
+    assert "ability|ability|ability" == thrown(REF, KELL, skill="Eye", dc="0")
 
 
 def test_with_changes_the_characteristic() -> None:
-    """CHK-SYM-06, CHK-COMMON-10: Sneak ``with="Brawn"`` (Brawn 0, rank 1) → 1 Ability die,
+    """CHK-SYM-06, CHK-COMMON-10: Reckon ``with="Hand"`` (Hand 0, rank 1) → 1 Ability die,
     none upgraded (the smaller is 0); ``with=`` is recorded."""
-    record, _ = check(REF, KELL, [7], skill="Sneak", dc="0", **{"with": "Brawn"})
-    assert ("ability", "Brawn") == (record.thrown, record.with_)
+    record, _ = check(REF, KELL, [7], skill="Reckon", dc="0", **{"with": "Hand"})
+    assert ("ability", "Hand") == (record.thrown, record.with_)
 
 
 def test_sheet_bonuses_become_boost_or_setback() -> None:
-    """CHK-SYM-07/10: a sheet +1 on Sneak with ``bonus="-2"`` → net −1 → 1 Setback; the base
+    """CHK-SYM-07/10: a sheet +1 on Reckon with ``bonus="-2"`` → net −1 → 1 Setback; the base
     pool (1 Proficiency + 2 Ability) is unchanged."""
-    helped = member("Kell", wits=3, sneak="rank_one", bonuses={"sneak": 1})
-    assert "proficiency|ability|ability|setback" == thrown(REF, helped, skill="Sneak", dc="0",
+    helped = member("Kell", eye=3, reckon="rank_one", bonuses={"reckon": 1})
+    assert "proficiency|ability|ability|setback" == thrown(REF, helped, skill="Reckon", dc="0",
                                                            bonus="-2")
-    assert "proficiency|ability|ability|boost" == thrown(REF, helped, skill="Sneak", dc="0")
+    assert "proficiency|ability|ability|boost" == thrown(REF, helped, skill="Reckon", dc="0")
 
 
 def test_dc_counts_opposing_dice_and_is_clamped() -> None:
     """CHK-SYM-08: ``dc="2"`` → 2 Difficulty; ``difficulty="Hard"`` → 3; ``dc="7"`` → 5."""
     def opposing(**attrs: str) -> list[str]:
-        return [d for d in thrown(REF, KELL, skill="Wits", **attrs).split("|") if "diff" in d]
+        return [d for d in thrown(REF, KELL, skill="Eye", **attrs).split("|") if "diff" in d]
 
     assert 2 == len(opposing(dc="2"))
     assert 3 == len(opposing(difficulty="Hard"))
     assert 5 == len(opposing(dc="7"))
-    record, _ = check(REF, member("Nobody", wits=0), [1] * 5, skill="Wits", dc="7")
+    record, _ = check(REF, member("Nobody", eye=0), [1] * 5, skill="Eye", dc="7")
     assert 5 == record.dc
     assert "dc 7 held to 5 opposing dice." in (record.feedback or "")
 
@@ -141,29 +141,29 @@ def test_dc_counts_opposing_dice_and_is_clamped() -> None:
 def test_upgrade_replaces_opposing_dice_never_adds() -> None:
     """CHK-SYM-09: ``dc="2" upgrade="1"`` → 1 Challenge + 1 Difficulty; ``upgrade="3"`` → 2
     Challenge; ``dc="0" upgrade="1"`` → no opposing dice."""
-    zero = member("Nobody", wits=0)
-    assert "challenge|difficulty" == thrown(REF, zero, skill="Wits", dc="2", upgrade="1")
-    assert "challenge|challenge" == thrown(REF, zero, skill="Wits", dc="2", upgrade="3")
-    assert "" == thrown(REF, zero, skill="Wits", dc="0", upgrade="1")
+    zero = member("Nobody", eye=0)
+    assert "challenge|difficulty" == thrown(REF, zero, skill="Eye", dc="2", upgrade="1")
+    assert "challenge|challenge" == thrown(REF, zero, skill="Eye", dc="2", upgrade="3")
+    assert "" == thrown(REF, zero, skill="Eye", dc="0", upgrade="1")
 
 
 def test_signed_bonus_adds_boost_or_setback_within_max() -> None:
     """CHK-SYM-10, CHK-REC-02: ``+1`` → 1 Boost; ``+5`` → 3 Boost (recorded +3); ``-2`` → 2
     Setback."""
-    zero = member("Nobody", wits=0)
-    assert "boost" == thrown(REF, zero, skill="Wits", dc="0", bonus="+1")
-    record, _ = check(REF, zero, [1, 1, 1], skill="Wits", dc="0", bonus="+5")
+    zero = member("Nobody", eye=0)
+    assert "boost" == thrown(REF, zero, skill="Eye", dc="0", bonus="+1")
+    record, _ = check(REF, zero, [1, 1, 1], skill="Eye", dc="0", bonus="+5")
     assert ("boost|boost|boost", ("bonus", "+3")) == (
         record.thrown, next(a for a in record.tag_attrs() if a[0] == "bonus"))
-    assert "setback|setback" == thrown(REF, zero, skill="Wits", dc="0", bonus="-2")
+    assert "setback|setback" == thrown(REF, zero, skill="Eye", dc="0", bonus="-2")
 
 
 def test_independent_setback_shares_the_setback_cap() -> None:
     """CHK-SYM-11, CHK-REC-18: ``bonus="2" setback="1"`` → 2 Boost and 1 Setback (``setback=1``);
     ``bonus="-2" setback="2"`` → capped at 3 Setback, ``setback="1"`` recorded."""
-    zero = member("Nobody", wits=0)
-    both, _ = check(REF, zero, [1, 1, 1], skill="Wits", dc="0", bonus="2", setback="1")
-    capped, _ = check(REF, zero, [1, 1, 1], skill="Wits", dc="0", bonus="-2", setback="2")
+    zero = member("Nobody", eye=0)
+    both, _ = check(REF, zero, [1, 1, 1], skill="Eye", dc="0", bonus="2", setback="1")
+    capped, _ = check(REF, zero, [1, 1, 1], skill="Eye", dc="0", bonus="-2", setback="2")
     assert ("boost|boost|setback", 1) == (both.thrown, both.setback)
     assert ("setback|setback|setback", 1, -2) == (capped.thrown, capped.setback, capped.bonus)
 
@@ -173,10 +173,10 @@ def test_upgrade_own_upgrades_then_adds_dice() -> None:
     ``upgradeOwn="1"`` → 2 Proficiency + 1 Ability; ``upgradeOwn="3"`` → 4 Proficiency, record
     ``upgradeOwn="3"``."""
     allowed = genesys(allowOwnUpgrade=True)
-    assert "proficiency|ability|ability" == thrown(allowed, KELL, skill="Sneak", dc="0")
-    assert "proficiency|proficiency|ability" == thrown(allowed, KELL, skill="Sneak", dc="0",
+    assert "proficiency|ability|ability" == thrown(allowed, KELL, skill="Reckon", dc="0")
+    assert "proficiency|proficiency|ability" == thrown(allowed, KELL, skill="Reckon", dc="0",
                                                        upgradeown="1")
-    record, _ = check(allowed, KELL, [1, 1, 1, 1], skill="Sneak", dc="0", upgradeown="3")
+    record, _ = check(allowed, KELL, [1, 1, 1, 1], skill="Reckon", dc="0", upgradeown="3")
     assert ("proficiency|proficiency|proficiency|proficiency", ("upgradeOwn", "3")) == (
         record.thrown, next(a for a in record.tag_attrs() if a[0] == "upgradeOwn"))
 
@@ -186,39 +186,39 @@ def test_upgrade_own_stays_within_pool_max_and_works_with_sum() -> None:
     Proficiency and records the 5 applied (2 upgrades, 3 added dice); with ``build: "sum"``
     5 Ability and ``upgradeOwn="2"`` → 2 Proficiency + 3 Ability."""
     allowed = genesys(allowOwnUpgrade=True)
-    record, _ = check(allowed, KELL, [1] * 6, skill="Sneak", dc="0", upgradeown="9")
+    record, _ = check(allowed, KELL, [1] * 6, skill="Reckon", dc="0", upgradeown="9")
     assert (["proficiency"] * 6, 5) == ((record.thrown or "").split("|"), record.upgrade_own)
     summed = genesys(allowOwnUpgrade=True, pool={"die": "ability", "upgrade": "proficiency",
                                                  "build": "sum"})
     assert "proficiency|proficiency|ability|ability|ability" == thrown(
-        summed, IVO, skill="Sneak", dc="0", upgradeown="2")
+        summed, IVO, skill="Reckon", dc="0", upgradeown="2")
 
 
 def test_upgrade_own_ignored_unless_allowed_and_upgrade_only_touches_difficulty() -> None:
     """CHK-SYM-13: without ``allowOwnUpgrade`` ``upgradeOwn`` is ignored (no record attribute);
     a negative value is ignored; ``upgrade=`` never touches the roller's dice."""
-    record, _ = check(REF, KELL, [1, 1, 1], skill="Sneak", dc="0", upgradeown="2")
+    record, _ = check(REF, KELL, [1, 1, 1], skill="Reckon", dc="0", upgradeown="2")
     assert ("proficiency|ability|ability", None) == (record.thrown, record.upgrade_own)
     assert "not offered" in (record.feedback or "")
     allowed = genesys(allowOwnUpgrade=True)
-    assert "proficiency|ability|ability" == thrown(allowed, KELL, skill="Sneak", dc="0",
+    assert "proficiency|ability|ability" == thrown(allowed, KELL, skill="Reckon", dc="0",
                                                    upgradeown="-2")
-    assert "proficiency|ability|ability|challenge" == thrown(REF, KELL, skill="Sneak", dc="1",
+    assert "proficiency|ability|ability|challenge" == thrown(REF, KELL, skill="Reckon", dc="1",
                                                              upgrade="2")
 
 
 def test_success_needs_that_many_net_successes() -> None:
     """CHK-SYM-14: with ``needed`` 2, one net success fails; two pass."""
     ruleset = genesys(success={"symbol": "s", "needed": 2})
-    one, _ = check(ruleset, KELL, [2, 1, 1], skill="Sneak", dc="0")       # s, -, -
-    two, _ = check(ruleset, KELL, [4, 1, 1], skill="Sneak", dc="0")       # ss, -, -
+    one, _ = check(ruleset, KELL, [2, 1, 1], skill="Reckon", dc="0")       # s, -, -
+    two, _ = check(ruleset, KELL, [4, 1, 1], skill="Reckon", dc="0")       # ss, -, -
     assert ((1, False), (2, True)) == ((one.total, one.success), (two.total, two.success))
 
 
 def test_genesys_triumph_vector_passes_with_a_critical_success() -> None:
     """CHK-SYM-15, CHK-REC-16: Proficiency 12 [t], Ability 7 [s a], Ability 8 [a a], Difficulty
     2 [f] → 1s 3a 1t, passes, critical success; ``rolls="12|7|8|2"``."""
-    record, _ = check(REF, KELL, [12, 7, 8, 2], skill="Sneak", dc="1")
+    record, _ = check(REF, KELL, [12, 7, 8, 2], skill="Reckon", dc="1")
     attrs = dict(record.tag_attrs())
     assert ("1s 3a 1t", "12|7|8|2", "critical_success", "1", "sum") == (
         attrs["symbols"], attrs["rolls"], attrs["result"], attrs["total"], attrs["resolution"])
@@ -228,8 +228,8 @@ def test_genesys_triumph_vector_passes_with_a_critical_success() -> None:
 def test_genesys_cancelled_triumph_fails_but_stays_marked() -> None:
     """CHK-SYM-15: Proficiency 12 [t], Ability 7 [s a], Difficulty 8 [f h], Difficulty 2 [f]
     → ``symbols="1t"``, fails (0 < 1), the critical success still marked."""
-    one_ability = member("Kell", wits=2, sneak="rank_one")   # 1 Proficiency + 1 Ability
-    record, _ = check(REF, one_ability, [12, 7, 8, 2], skill="Sneak", dc="2")
+    one_ability = member("Kell", eye=2, reckon="rank_one")   # 1 Proficiency + 1 Ability
+    record, _ = check(REF, one_ability, [12, 7, 8, 2], skill="Reckon", dc="2")
     details = decode_details(record.symbol_details or "")
     assert ("1t", 0, False, "failure") == (record.symbols, record.total, record.success,
                                            record.result)
@@ -239,7 +239,7 @@ def test_genesys_cancelled_triumph_fails_but_stays_marked() -> None:
 
 def test_both_marks_on_one_check() -> None:
     """CHK-SYM-15: a Triumph and a Despair mark both; neither changes the net result."""
-    record, _ = check(REF, KELL, [12, 1, 1, 12], skill="Sneak", dc="1", upgrade="1")
+    record, _ = check(REF, KELL, [12, 1, 1, 12], skill="Reckon", dc="1", upgrade="1")
     details = decode_details(record.symbol_details or "")
     assert ("1t 1d", 0, False) == (record.symbols, record.total, record.success)
     assert (True, True) == (details["criticalSuccess"], details["criticalFailure"])
@@ -260,50 +260,50 @@ def test_tiers_read_total_or_margin() -> None:
                        success={"symbol": "s", "needed": 2})
     needs_two = genesys(outcomes={"by": "margin", "tiers": TIERS},
                         success={"symbol": "s", "needed": 2})
-    one, _ = check(by_margin, KELL, [2, 1, 1], skill="Sneak", dc="0")
-    none, _ = check(by_margin, KELL, [1, 1, 1], skill="Sneak", dc="0")
+    one, _ = check(by_margin, KELL, [2, 1, 1], skill="Reckon", dc="0")
+    none, _ = check(by_margin, KELL, [1, 1, 1], skill="Reckon", dc="0")
     assert ("Made it", True) == (one.outcome, one.success)
     assert ("Missed", False) == (none.outcome, none.success)
-    assert "Missed" == check(needs_two, KELL, [2, 1, 1], skill="Sneak", dc="0")[0].outcome
-    assert "Made it" == check(by_total, KELL, [2, 1, 1], skill="Sneak", dc="0")[0].outcome
-    marked, _ = check(by_margin, KELL, [12, 1, 1], skill="Sneak", dc="0")
+    assert "Missed" == check(needs_two, KELL, [2, 1, 1], skill="Reckon", dc="0")[0].outcome
+    assert "Made it" == check(by_total, KELL, [2, 1, 1], skill="Reckon", dc="0")[0].outcome
+    marked, _ = check(by_margin, KELL, [12, 1, 1], skill="Reckon", dc="0")
     assert (True, "Made it") == (decode_details(marked.symbol_details or "")["criticalSuccess"],
                                  marked.outcome)
 
 
-def spender(luck: int) -> Character:
-    return member("Kell", wits=3, sneak="rank_one",
+def spender(pluck: int) -> Character:
+    return member("Kell", eye=3, reckon="rank_one",
                   ).model_copy(update={"live": KELL.live.model_copy(
-                      update={"pools": {"luck": PoolValue(value=luck)}})})
+                      update={"pools": {"pluck": PoolValue(value=pluck)}})})
 
 
-SPEND = [{"pool": "luck", "amount": 1, "dice": 1, "perCheck": 2}]
+SPEND = [{"pool": "pluck", "amount": 1, "dice": 1, "perCheck": 2}]
 
 
 def test_spend_buys_base_dice_and_pays() -> None:
-    """CHK-SYM-17, CHK-SPEND-13/15: ``spend="luck:1"`` adds an Ability die and pays 1 Luck;
-    ``luck:5`` is clamped to 2; with 1 Luck left ``luck:2`` buys and pays nothing."""
+    """CHK-SYM-17, CHK-SPEND-13/15: ``spend="pluck:1"`` adds an Ability die and pays 1 Pluck;
+    ``pluck:5`` is clamped to 2; with 1 Pluck left ``pluck:2`` buys and pays nothing."""
     ruleset = genesys(spend=SPEND)
-    one, after = check(ruleset, spender(3), [1] * 4, skill="Sneak", dc="0", spend="luck:1")
-    assert ("proficiency|ability|ability|ability", "luck:1") == (one.thrown, one.spend)
-    assert 2 == after.party[0].live.pools["luck"].value
-    two, after = check(ruleset, spender(3), [1] * 5, skill="Sneak", dc="0", spend="luck:5")
-    assert ("luck:2", 1) == (two.spend, after.party[0].live.pools["luck"].value)
-    broke, after = check(ruleset, spender(1), [1] * 3, skill="Sneak", dc="0", spend="luck:2")
-    assert (None, 1) == (broke.spend, after.party[0].live.pools["luck"].value)
+    one, after = check(ruleset, spender(3), [1] * 4, skill="Reckon", dc="0", spend="pluck:1")
+    assert ("proficiency|ability|ability|ability", "pluck:1") == (one.thrown, one.spend)
+    assert 2 == after.party[0].live.pools["pluck"].value
+    two, after = check(ruleset, spender(3), [1] * 5, skill="Reckon", dc="0", spend="pluck:5")
+    assert ("pluck:2", 1) == (two.spend, after.party[0].live.pools["pluck"].value)
+    broke, after = check(ruleset, spender(1), [1] * 3, skill="Reckon", dc="0", spend="pluck:2")
+    assert (None, 1) == (broke.spend, after.party[0].live.pools["pluck"].value)
 
 
 def test_spend_stays_within_pool_max() -> None:
     """CHK-SYM-17: a pool one short of ``pool.max`` buys one die and pays one point only."""
     ruleset = genesys(spend=SPEND, pool={"die": "ability", "upgrade": "proficiency", "max": 4})
-    record, after = check(ruleset, spender(3), [1] * 4, skill="Sneak", dc="0", spend="luck:2")
-    assert (4, "luck:1", 2) == (len(record.rolls), record.spend,
-                                after.party[0].live.pools["luck"].value)
+    record, after = check(ruleset, spender(3), [1] * 4, skill="Reckon", dc="0", spend="pluck:2")
+    assert (4, "pluck:1", 2) == (len(record.rolls), record.spend,
+                                after.party[0].live.pools["pluck"].value)
 
 
 def test_empty_result_names_no_symbols() -> None:
     """CHK-SYM-20, CHK-REC-19: all blanks → ``symbols=""`` on the tag; the GM hears so."""
-    record, _ = check(REF, KELL, [1, 1, 1, 1], skill="Sneak", dc="1")
+    record, _ = check(REF, KELL, [1, 1, 1, 1], skill="Reckon", dc="1")
     assert ("symbols", "") in record.tag_attrs()
     assert "no symbols left" in (record.feedback or "")
 
@@ -311,7 +311,7 @@ def test_empty_result_names_no_symbols() -> None:
 def test_record_carries_details_and_the_exact_chance() -> None:
     """CHK-REC-16/17, SPEC §6: ``symbolDetails`` decodes to each die's label, face and symbols;
     ``dice=`` names the pool as a roll by name reads it; ``chance`` is the exact odds."""
-    record, _ = check(REF, KELL, [12, 7, 8, 2], skill="Sneak", dc="1")
+    record, _ = check(REF, KELL, [12, 7, 8, 2], skill="Reckon", dc="1")
     details = decode_details(record.symbol_details or "")
     assert {"die": "proficiency", "label": "Proficiency", "face": 12, "symbols": ["t"],
             "side": "roller"} == details["dice"][0]
@@ -322,8 +322,8 @@ def test_record_carries_details_and_the_exact_chance() -> None:
 
 
 def test_overrides_may_change_the_rules_but_not_the_dice() -> None:
-    """CHK-SYM-21, CHK-OVR-02: an override that needs two successes on Sneak applies to it."""
-    ruleset = genesys(overrides=[{"id": "hard", "label": "Hard sneaking", "skills": ["sneak"],
+    """CHK-SYM-21, CHK-OVR-02: an override that needs two successes on Reckon applies to it."""
+    ruleset = genesys(overrides=[{"id": "hard", "label": "Hard reckoning", "skills": ["reckon"],
                                   "set": {"success": {"symbol": "s", "needed": 2}}}])
-    record, _ = check(ruleset, KELL, [2, 1, 1], skill="Sneak", dc="0")
+    record, _ = check(ruleset, KELL, [2, 1, 1], skill="Reckon", dc="0")
     assert (1, False) == (record.total, record.success)

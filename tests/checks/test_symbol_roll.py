@@ -7,7 +7,7 @@ from middleware.resolve.checks.symbol_pool.roll import MAX_NAMED_DICE, roll_symb
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from tests.rules.kind_examples import GENESYS, ruleset_with
-from tests.rulesets import ember as ember_roads
+from tests.rulesets import bundled_json
 
 REF: Ruleset = load_ruleset(ruleset_with(GENESYS))
 
@@ -68,5 +68,5 @@ def test_other_bad_texts_are_error_values() -> None:
 
 def test_a_ruleset_without_symbol_dice_says_so() -> None:
     """CHK-SYM-19: a dice-sum ruleset has no symbol dice to roll by name."""
-    ember = ember_roads()
-    assert "not-symbol-pool" == roll_symbols(ember, "2 ability", Dice(0)).error
+    lantern = load_ruleset(bundled_json("lantern-and-ledger"))
+    assert "not-symbol-pool" == roll_symbols(lantern, "2 ability", Dice(0)).error

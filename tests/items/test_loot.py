@@ -27,6 +27,8 @@ from middleware.state import Character, GameState, Stack
 from middleware.stores.memory import MemoryStore
 from tests import rulesets
 from tests.conftest import compat_json
+from tests.items.inventory_helpers import bag_of as bag
+from tests.items.inventory_helpers import found
 from tests.rulesets import gravewatch
 
 SHOT, TONIC, PAGE = "kit/shot-and-powder", "kit/warming-tonic", "kit/litany-page"
@@ -79,13 +81,7 @@ def loot(text: str, faces: list[int], rules: Ruleset | None = None,
 
 
 def record(done: ResolvedReply) -> LootRecord:
-    found = done.records[0]
-    assert isinstance(found, LootRecord)
-    return found
-
-
-def bag(state: GameState, index: int = 0) -> list[tuple[str | None, int]]:
-    return [(s.item or s.coins or s.plain, s.count) for s in state.party[index].bag]
+    return found(done, LootRecord)
 
 
 # --- drawing the table (ITM-LOOT-03..08) -----------------------------------------------------

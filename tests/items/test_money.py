@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from middleware.character.summary import label_of
-from middleware.dice import Dice
 from middleware.engine import Engine
 from middleware.items import item_index
 from middleware.items.bag import Goods
@@ -32,13 +31,12 @@ from middleware.items.money import (
     purse_lines,
     read_amount,
 )
-from middleware.pipeline import ResolvedReply, resolve_reply
-from middleware.resolve import Context
-from middleware.resolve.inventory.record import InventoryRecord
+from middleware.pipeline import ResolvedReply
 from middleware.rules import Ruleset, load_ruleset
 from middleware.state import Character, GameState, Stack
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_json
+from tests.items.inventory_helpers import record, reply, state_of
 from tests.rulesets import compat_ruleset as ruleset
 from tests.rulesets import ember, gravewatch
 
@@ -63,15 +61,9 @@ def bram(*bag: Stack) -> Character:
     return Character(name="Bram", bag=bag)
 
 
-def reply(rules: Ruleset, party: tuple[Character, ...], text: str) -> ResolvedReply:
-    state = GameState(ruleset=rules.id, party=party)
-    return resolve_reply(text, state, Context(ruleset=rules, dice=Dice(1)))
-
-
-def record(done: ResolvedReply) -> InventoryRecord:
-    found = done.records[0]
-    assert isinstance(found, InventoryRecord)
-    return found
+def played(rules: Ruleset, party: tuple[Character, ...], text: str) -> ResolvedReply:
+    """``text`` resolved for a party in a fresh state."""
+    return reply(rules, state_of(rules, *party), text)
 
 
 def held(character: Character) -> dict[str, int]:
@@ -99,7 +91,7 @@ def shape(payment: Payment | Refusal) -> tuple[list[tuple[str, int]], list[tuple
 def test_earned_coins_are_one_stack_per_coin_shown_by_its_label() -> None:
     """ITM-MONEY-01: coins are a stack per coin kind like any item, named by the coin's label;
     earning more of a kind joins its stack."""
-    done = reply(gravewatch(), (ada(),), '[inventory: action="earn" amount="3 shillings"] '
+    done = played(gravewatch(), (ada(),), '[inventory: action="earn" amount="3 shillings"] '
                  '[inventory: action="earn" amount="2 shillings"]')
     bag = done.state.party[0].bag
     assert (Stack(coins="shilling", count=5),) == bag
@@ -295,7 +287,7 @@ def test_make_change_answers_none_when_the_purse_falls_short() -> None:
 def test_pay_rewrites_the_tag_with_the_coins_paid_and_given_back() -> None:
     """ITM-MONEY-07/11, SPEC §6: the resolved tag names the coin, the amount as ``price``, the
     shillings held after as ``now`` and the page's line as ``note``."""
-    done = reply(gravewatch(), (ada(*coins(crown=1)),),
+    done = played(gravewatch(), (ada(*coins(crown=1)),),
                  'Ada pays. [inventory: action="pay" amount="3 shillings" who="Ada"]')
     assert ('Ada pays. [inventory: action="pay" item="shillings" count="3" who="Ada" result="ok" '
             'now="2" price="3 shillings" note="Paid with crowns ×1; shillings ×2 back."]'
@@ -307,7 +299,7 @@ def test_pay_rewrites_the_tag_with_the_coins_paid_and_given_back() -> None:
 
 def test_pay_comes_from_the_players_bag_without_who_and_only_one_bag() -> None:
     """ITM-MONEY-09: without ``who=`` the player pays; Bram's coins are never touched."""
-    done = reply(gravewatch(), (bram(*coins(crown=5)), ada(*coins(shilling=4))),
+    done = played(gravewatch(), (bram(*coins(crown=5)), ada(*coins(shilling=4))),
                  "[inventory: pay amount='3 shillings']")
     assert ({"crown": 5}, {"shilling": 1}) == (held(done.state.party[0]),
                                                held(done.state.party[1]))
@@ -315,13 +307,13 @@ def test_pay_comes_from_the_players_bag_without_who_and_only_one_bag() -> None:
 
 def test_pay_uses_only_the_named_coins_family() -> None:
     """ITM-MONEY-09: salt never pays for bits: 5 bits from a purse of salt is ``cannot-afford``."""
-    done = reply(ember(), (ada(*coins(cake=10)),), '[inventory: action="pay" amount="5 bits"]')
+    done = played(ember(), (ada(*coins(cake=10)),), '[inventory: action="pay" amount="5 bits"]')
     assert ("refused", "cannot-afford") == (record(done).status, record(done).reason)
 
 
 def test_pay_may_name_the_coin_with_item_and_count() -> None:
     """ITM-MONEY-08 (tolerant reading): ``item="shillings" count="2"`` pays 2 shillings."""
-    done = reply(gravewatch(), (ada(*coins(shilling=5)),),
+    done = played(gravewatch(), (ada(*coins(shilling=5)),),
                  '[inventory: action="pay" item="shillings" count="2"]')
     assert {"shilling": 3} == held(done.state.party[0])
 
@@ -336,19 +328,19 @@ def test_every_refusal_changes_nothing() -> None:
             '[inventory: action="earn" amount="3 crowns" who="Mira"]',
             '[inventory: action="pay" amount="1 penny" who="Mira"]']
     for tag in tags:
-        done = reply(gravewatch(), party, tag)
+        done = played(gravewatch(), party, tag)
         assert GameState(ruleset="gravewatch", party=party) == done.state, tag
-    reasons = [record(reply(gravewatch(), party, tag)).reason for tag in tags]
+    reasons = [record(played(gravewatch(), party, tag)).reason for tag in tags]
     assert ["cannot-afford", "unknown-coin", "unknown-coin", "unknown-character",
             "unknown-character"] == reasons
     fifth = ruleset("ruleset-5e-2014.example.json")
-    none = reply(fifth, party, '[inventory: action="pay" amount="3 gp"]')
+    none = played(fifth, party, '[inventory: action="pay" amount="3 gp"]')
     assert ("no-currencies", party) == (record(none).reason, none.state.party)
 
 
 def test_a_refused_payment_says_what_the_purse_holds() -> None:
     """ITM-MONEY-12: ``[... result="refused" reason="cannot-afford" ...]`` with the purse named."""
-    done = reply(gravewatch(), (ada(*coins(crown=1)),), '[inventory: pay amount="2 crowns"]')
+    done = played(gravewatch(), (ada(*coins(crown=1)),), '[inventory: pay amount="2 crowns"]')
     assert ('[inventory: action="pay" item="crowns" who="Ada" result="refused" '
             'reason="cannot-afford" price="2 crowns" note="Ada cannot afford 2 crowns: Coin '
             'worth 60 pennies."]') == done.text
@@ -360,9 +352,9 @@ def test_change_that_does_not_fit_refuses_too_heavy_and_changes_nothing() -> Non
     rations = Stack(item="outfitter/road-rations", count=7), Stack(
         item="outfitter/road-rations", count=5)
     party = (ada(*rations, *coins(sovereign=1)),)
-    done = reply(ember(), party, '[inventory: action="pay" amount="1 bit"]')
+    done = played(ember(), party, '[inventory: action="pay" amount="1 bit"]')
     assert ("too-heavy", party) == (record(done).reason, done.state.party)
-    exact = reply(ember(), (ada(*rations, *coins(sovereign=1)),),
+    exact = played(ember(), (ada(*rations, *coins(sovereign=1)),),
                   '[inventory: action="pay" amount="1 sovereign"]')
     assert ("resolved", {}) == (record(exact).status, held(exact.state.party[0]))
 
@@ -372,7 +364,7 @@ def test_change_that_does_not_fit_refuses_too_heavy_and_changes_nothing() -> Non
 
 def test_earn_goes_to_the_who_bag() -> None:
     """ITM-MONEY-13: ``who="Bram"`` puts the coins in Bram's bag, not the player's."""
-    done = reply(gravewatch(), (ada(), bram()),
+    done = played(gravewatch(), (ada(), bram()),
                  '[inventory: action="earn" amount="12 pennies" who="Bram"]')
     assert ({}, {"penny": 12}) == (held(done.state.party[0]), held(done.state.party[1]))
     assert ('[inventory: action="earn" item="pennies" count="12" who="Bram" result="ok" '
@@ -382,21 +374,21 @@ def test_earn_goes_to_the_who_bag() -> None:
 def test_earn_past_the_who_limit_is_too_heavy_and_changes_nothing() -> None:
     """SPEC §10, ITM-BAG-16: 1,300 bits (13 bulk) never go into a bag whose limit is 12."""
     party = (ada(),)
-    done = reply(ember(), party, '[inventory: action="earn" amount="1300 bits" who="Ada"]')
+    done = played(ember(), party, '[inventory: action="earn" amount="1300 bits" who="Ada"]')
     assert ("too-heavy", party) == (record(done).reason, done.state.party)
 
 
 def test_earn_without_who_is_shared_by_the_carry_rule() -> None:
     """ITM-MONEY-02/13, ITM-BAG-15: 1,000 bits (10 bulk) fit nobody whole below Load 6: Ada
     takes 600 (up to 6), Bram the other 400; one part per bag."""
-    done = reply(ember(), (ada(), bram()), '[inventory: action="earn" amount="1000 bits"]')
+    done = played(ember(), (ada(), bram()), '[inventory: action="earn" amount="1000 bits"]')
     assert ({"bit": 600}, {"bit": 400}) == (held(done.state.party[0]), held(done.state.party[1]))
     assert [("Ada", 600), ("Bram", 400)] == [(p.who, p.count) for p in record(done).parts]
 
 
 def test_earn_without_who_leaves_behind_what_nobody_can_carry() -> None:
     """ITM-BAG-16: 3,000 bits: each takes up to their limit (1,200); 600 stay and the GM is told."""
-    done = reply(ember(), (ada(), bram()), '[inventory: action="earn" amount="3000 bits"]')
+    done = played(ember(), (ada(), bram()), '[inventory: action="earn" amount="3000 bits"]')
     assert ({"bit": 1200}, {"bit": 1200}) == (held(done.state.party[0]),
                                               held(done.state.party[1]))
     assert "600 bits left behind: nobody can carry more." in (record(done).feedback or "")
@@ -416,7 +408,7 @@ def test_only_a_ruleset_with_money_gets_pay_and_earn_instructions_listing_its_co
 
 def test_buying_without_a_market_is_a_payment_then_an_add() -> None:
     """ITM-MONEY-16, SPEC §3: the add sees what the payment left in the same reply."""
-    done = reply(gravewatch(), (ada(*coins(crown=1)),),
+    done = played(gravewatch(), (ada(*coins(crown=1)),),
                  '[inventory: pay amount="3 shillings"] [inventory: add item="Grave spade"]')
     bag = done.state.party[0].bag
     assert [("resolved", None), ("resolved", None)] == [(r.status, r.reason)
@@ -439,6 +431,6 @@ async def test_a_regenerated_reply_never_pays_twice() -> None:
 
 def test_an_amount_is_paid_once_whatever_items_the_tag_lists() -> None:
     """ITM-MONEY-07: ``items="Rope, Torch"`` beside ``amount=`` does not pay the amount twice."""
-    done = reply(gravewatch(), (ada(*coins(shilling=10)),),
+    done = played(gravewatch(), (ada(*coins(shilling=10)),),
                  '[inventory: action="pay" amount="3 shillings" items="Rope, Torch"]')
     assert {"shilling": 7} == held(done.state.party[0])

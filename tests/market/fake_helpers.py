@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from middleware.dice import Dice
-from middleware.pipeline import ResolvedReply, resolve_reply
+from middleware.pipeline import ResolvedReply
 from middleware.resolve import Context
-from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState, Place, Stack
 from tests.conftest import compat_json
+from tests.items.inventory_helpers import record as record
+from tests.items.inventory_helpers import reply as inventory_reply
 
 HEALING = "magic_items/potion-of-healing"
 POISON = "magic_items/potion-of-poison"
@@ -147,10 +148,5 @@ def context(ruleset: Ruleset, *faces: int) -> Context:
 
 
 def reply(ruleset: Ruleset, state: GameState, text: str, *faces: int) -> ResolvedReply:
-    return resolve_reply(text, state, context(ruleset, *faces))
-
-
-def record(done: ResolvedReply, at: int = 0) -> InventoryRecord:
-    found = done.records[at]
-    assert isinstance(found, InventoryRecord)
-    return found
+    """``text`` resolved with scripted ``faces`` in a game of seed 7."""
+    return inventory_reply(ruleset, state, text, *faces, seed=7)

@@ -34,6 +34,8 @@ from middleware.state import (
 )
 from middleware.stores.memory import MemoryStore
 from tests.conftest import compat_json
+from tests.items.inventory_helpers import counts as bag
+from tests.items.inventory_helpers import record as inventory_record
 from tests.market.day_helpers import market_day
 from tests.rulesets import gravewatch
 
@@ -88,17 +90,8 @@ def buy(state: GameState, text: str, ruleset: Ruleset = GRAVEWATCH, seed: int = 
 
 
 def record(done: ResolvedReply, at: int = -1) -> InventoryRecord:
-    found = done.records[at]
-    assert isinstance(found, InventoryRecord)
-    return found
-
-
-def bag(state: GameState, index: int = 0) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for stack in state.party[index].bag:
-        key = stack.item or stack.coins or stack.plain or ""
-        out[key] = out.get(key, 0) + stack.count
-    return out
+    """The record at ``at``, by default the last: a purchase is the reply's last tag."""
+    return inventory_record(done, at)
 
 
 COAT = "Lantern-keeper's coat"

@@ -20,6 +20,8 @@ from middleware.resolve.inventory.record import InventoryRecord
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState, Place, Stack
+from tests.items.inventory_helpers import counts as bag
+from tests.items.inventory_helpers import record as inventory_record
 from tests.market.day_helpers import market_day_data
 from tests.rulesets import gravewatch
 
@@ -58,17 +60,8 @@ def sell(state: GameState, text: str, ruleset: Ruleset = MARKET_DAY) -> Resolved
 
 
 def record(done: ResolvedReply, at: int = -1) -> InventoryRecord:
-    found = done.records[at]
-    assert isinstance(found, InventoryRecord)
-    return found
-
-
-def bag(state: GameState) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for stack in state.party[0].bag:
-        key = stack.item or stack.coins or stack.plain or ""
-        out[key] = out.get(key, 0) + stack.count
-    return out
+    """The record at ``at``, by default the last: a sale is the reply's last tag."""
+    return inventory_record(done, at)
 
 
 def test_a_coat_sells_for_half_its_default_price() -> None:

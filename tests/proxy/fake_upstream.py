@@ -28,7 +28,7 @@ from starlette.routing import Route
 from middleware.cli.serve import proxy_app
 from middleware.engine import Engine
 from middleware.proxy import GameConfig, ServeOptions
-from tests.proxy.conftest import TIMEOUT, ember, pieces, serving
+from tests.proxy.conftest import TIMEOUT, hearth, pieces, serving
 
 USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
 SECRET = "sk-upstream-secret-1234"
@@ -203,11 +203,11 @@ class Served:
 async def served(upstream: FakeUpstream, options: ServeOptions | None = None, *,
                  base: str | None = None, games: GameConfig | None = None,
                  store: str = "memory://", api_key: str | None = None) -> AsyncIterator[Served]:
-    """``gm-middleware serve``'s app in front of ``upstream``, playing ``games`` (default: Ember
-    Roads with Ada), under uvicorn as ``serve`` runs it; ``base`` is the ``--upstream`` URL after
+    """``gm-middleware serve``'s app in front of ``upstream``, playing ``games`` (default: Hearth and
+    Haul with Ada), under uvicorn as ``serve`` runs it; ``base`` is the ``--upstream`` URL after
     the fake's address (default: its prefix); ``api_key`` is ``--api-key``."""
     options = options or ServeOptions(timeout=TIMEOUT)
-    games = games or ember()
+    games = games or hearth()
     async with serving(upstream.app()) as upstream_url:
         running = await proxy_app(games, upstream_url + (upstream.prefix if base is None else base),
                                   api_key, store, options)

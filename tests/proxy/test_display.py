@@ -15,7 +15,7 @@ from middleware.proxy import ServeOptions
 from middleware.rules.registry import load_bundled
 from middleware.sheet.party import read_party
 from middleware.stores.memory import MemoryStore
-from tests.proxy.conftest import ADA, CHECK, TIMEOUT, chat_for, ember, history
+from tests.proxy.conftest import ADA, CHECK, TIMEOUT, chat_for, hearth, history
 from tests.proxy.fake_upstream import Answer, FakeUpstream, served
 
 ROPE = '[inventory: action="add" item="Rope" who="Ada" count="2"]'
@@ -27,10 +27,10 @@ async def test_a_check_and_an_inventory_tag_read_as_one_line_each() -> None:
     """CHK-REC / ITM-BAG records shown to people: the throw and its arithmetic against the
     number, the verdict; who got what and how many they hold. Other bracketed text stays as written."""
     engine = Engine(MemoryStore())
-    await engine.create_game("c", ember().ruleset, [ADA], seed=3)
+    await engine.create_game("c", hearth().ruleset, [ADA], seed=3)
     await engine.user("c", 1, "Go.")
     done = await engine.process("c", 1, REPLY, dice=[5, 6])
-    assert ("Ada heaves. 🎲 Scrap 2d6 5+6 +3 = 14 vs 8: success It gives. "
+    assert ("Ada heaves. 🎲 Haul 2d6 5+6 +3 = 14 vs 8: success It gives. "
             "🎒 Ada gets 2 × Rope (now 2) [weird: tag] Onward.") == for_people(done.text, done.records)
 
 
@@ -72,7 +72,7 @@ async def test_cards_are_shown_streamed_and_not_with_the_records_beside_them() -
         stored = await proxy.engine.candidates(chat_for(messages), 1)
     shown = [for_people(c.text, c.records) for c in stored]
     assert shown == [plain["choices"][0]["message"]["content"], content_of(events)]
-    assert all("🎲 Scrap 2d6" in text and "rolls=" not in text for text in shown)
+    assert all("🎲 Haul 2d6" in text and "rolls=" not in text for text in shown)
     assert ["skill_check", "inventory"] == [r["tag"] for r in plain["gm_records"]]
 
 

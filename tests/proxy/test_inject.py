@@ -13,10 +13,10 @@ from middleware.gm_view import GMView
 from middleware.proxy import HttpUpstream, create_app
 from middleware.proxy.inject import InjectConfig, inject, inject_config
 from middleware.stores.memory import MemoryStore
-from tests.proxy.conftest import TIMEOUT, FakeModel, ember, history, serving
+from tests.proxy.conftest import TIMEOUT, FakeModel, hearth, history, serving
 
-VIEW = GMView(rules="GAME RULES\nroll nothing yourself", state="GAME STATE\nAda: Scrap +3")
-SENT_BACK = "She digs. [skill_check: skill=\"Scrap\" dc=\"8\" rolls=\"3|4\" result=\"failure\"]"
+VIEW = GMView(rules="GAME RULES\nroll nothing yourself", state="GAME STATE\nAda: Haul +3")
+SENT_BACK = "She digs. [skill_check: skill=\"Haul\" dc=\"8\" rolls=\"3|4\" result=\"failure\"]"
 
 
 def body(messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -82,7 +82,7 @@ async def test_inject_off_over_http_sends_the_clients_request_unchanged() -> Non
     engine = Engine(MemoryStore())
     async with serving(model.app()) as model_url:
         upstream = HttpUpstream(model_url + "/v1", timeout=TIMEOUT)
-        app = create_app(engine, upstream, ember(), inject=InjectConfig(mode="off"))
+        app = create_app(engine, upstream, hearth(), inject=InjectConfig(mode="off"))
         async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as client:
             await client.post("/v1/chat/completions", json=body(history("Hello.")))
         await upstream.aclose()

@@ -17,9 +17,9 @@ import pytest
 from middleware.engine import Engine
 from middleware.proxy import ServeOptions
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_path
-from tests.proxy.conftest import CHECK, TIMEOUT, ember, free_socket, history, serving
+from tests.proxy.conftest import CHECK, TIMEOUT, free_socket, hearth, history, serving
 from tests.proxy.fake_upstream import SECRET, Answer, FakeUpstream, served
+from tests.rulesets import bundled_path
 
 TOKEN = "proxy-token-123"
 
@@ -112,7 +112,7 @@ async def test_serve_writes_one_json_stream_with_access_lines_and_upstream_failu
     async with serving(upstream.app()) as upstream_url:
         process = await asyncio.create_subprocess_exec(
             str(Path(sys.executable).parent / "gm-middleware"), "serve",
-            "--ruleset", str(compat_path("ember-roads.json")), "--upstream", upstream_url,
+            "--ruleset", str(bundled_path("hearth-and-haul")), "--upstream", upstream_url,
             "--store", "memory://", "--port", str(port),
             stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             env={**os.environ, "GM_PROXY_TOKEN": TOKEN})
@@ -146,7 +146,7 @@ async def test_games_read_back_after_eviction_share_one_ruleset_object() -> None
     back it gets the same ruleset object, not a new copy per chat (which every per-ruleset
     cache would keep: memory grew by about 1 MB per request before)."""
     engine = Engine(MemoryStore(), chats=1)
-    games = ember()
+    games = hearth()
     for chat in ("a", "b"):
         await engine.create_game(chat, games.ruleset, games.party)
     seen = [await engine.ruleset(chat) for chat in ("a", "b", "a", "b")]

@@ -19,9 +19,9 @@ from middleware.cli.serve import INSECURE, UNREADABLE
 from middleware.proxy import ServeOptions
 from middleware.proxy.options import MAX_BODY
 from middleware.text import MAX_CANDIDATE_CHARS
-from tests.conftest import compat_path
 from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, free_socket, history, serving
 from tests.proxy.fake_upstream import Answer, FakeUpstream, served
+from tests.rulesets import bundled_path
 
 BOUND = 5.0
 """How long a test waits for the server to act before it fails (a bound, not a measurement)."""
@@ -213,7 +213,7 @@ async def test_insecure_no_auth_on_loopback_serves_on_the_operators_key() -> Non
     async with serving(upstream.app()) as upstream_url:
         process = await asyncio.create_subprocess_exec(
             str(Path(sys.executable).parent / "gm-middleware"), "serve",
-            "--ruleset", str(compat_path("ember-roads.json")), "--upstream", upstream_url + "/v1",
+            "--ruleset", str(bundled_path("hearth-and-haul")), "--upstream", upstream_url + "/v1",
             "--store", "memory://", "--port", str(port), "--api-key", "sk-operator",
             "--insecure-no-auth", stderr=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.DEVNULL, env={**os.environ})

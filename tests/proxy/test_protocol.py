@@ -29,7 +29,7 @@ def client(url: str) -> openai.AsyncOpenAI:
 async def test_a_plain_answer_keeps_usage_finish_reason_tool_calls_and_reasoning() -> None:
     """Not streaming, the client gets the rewritten text and, as the upstream gave them, the
     usage, the ``finish_reason`` (here ``length``), the tool calls and the reasoning."""
-    upstream = FakeUpstream([Answer(REPLY, reasoning="Think: a Scrap check.", finish="length",
+    upstream = FakeUpstream([Answer(REPLY, reasoning="Think: a Haul check.", finish="length",
                                     tool_calls=[CALL])])
     async with served(upstream) as proxy, client(proxy.url) as sdk:
         answer = await sdk.chat.completions.create(
@@ -41,14 +41,14 @@ async def test_a_plain_answer_keeps_usage_finish_reason_tool_calls_and_reasoning
     assert ("length", USAGE["total_tokens"]) == (choice.finish_reason, answer.usage and
                                                   answer.usage.total_tokens)
     assert [CALL["function"]] == [c.function.model_dump() for c in choice.message.tool_calls or []]
-    assert "Think: a Scrap check." == (choice.message.model_extra or {})["reasoning_content"]
+    assert "Think: a Haul check." == (choice.message.model_extra or {})["reasoning_content"]
 
 
 async def test_a_stream_passes_on_usage_finish_reason_tool_calls_and_reasoning_in_order() -> None:
     """Streaming with ``include_usage``: the text adds up to the stored candidate; reasoning and
     tool-call deltas arrive in order and untouched (the tool call's arguments hold a ``[``: a
     tool call is not a tag); the upstream's ``finish_reason``; the usage chunk last."""
-    call = tool_call("note", '{"text": "[skill_check: skill=\\"Scrap\\"]"}')
+    call = tool_call("note", '{"text": "[skill_check: skill=\\"Haul\\"]"}')
     upstream = FakeUpstream([Answer(REPLY, reasoning="First the grate, then the check.",
                                     tool_calls=[call], finish="tool_calls")])
     async with served(upstream) as proxy, client(proxy.url) as sdk:

@@ -12,8 +12,8 @@ from tests.proxy.conftest import (
     FakeModel,
     Proxy,
     chat_for,
-    ember,
     free_socket,
+    hearth,
     history,
     running_proxy,
     streamed_text,
@@ -41,7 +41,7 @@ async def test_a_reply_comes_back_rewritten_with_its_records(proxy: Proxy) -> No
     text = answer["choices"][0]["message"]["content"]
     assert 200 == response.status_code
     assert [("skill_check", "resolved"), ("inventory", "resolved")] == records(answer)
-    assert text.startswith('She sets her shoulder to the door. [skill_check: skill="Scrap" dc="8" '
+    assert text.startswith('She sets her shoulder to the door. [skill_check: skill="Haul" dc="8" '
                            'rolls="')
     assert text.endswith('[inventory: action="add" item="Rope" count="1" who="Ada" result="ok" '
                          'now="1"] Done.')
@@ -201,7 +201,7 @@ async def test_an_unreachable_upstream_is_a_502() -> None:
     sock = free_socket()
     dead = f"http://127.0.0.1:{sock.getsockname()[1]}"  # bound, never listening
     try:
-        async with running_proxy(ember(), FakeModel(), upstream_url=dead) as proxy:
+        async with running_proxy(hearth(), FakeModel(), upstream_url=dead) as proxy:
             response = await proxy.ask(history("Hello."))
     finally:
         sock.close()

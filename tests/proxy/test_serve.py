@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from middleware.cli import app
 from middleware.cli.serve import game_config
-from tests.conftest import compat_path
+from tests.rulesets import bundled_path
 
 runner = CliRunner()
 
@@ -25,7 +25,7 @@ def test_a_bundled_ruleset_and_a_party_file_make_the_new_games_config(tmp_path: 
 
 def test_a_ruleset_file_without_a_party_is_a_game_with_no_one_yet() -> None:
     """A ruleset path works too; no ``--party`` is an empty party."""
-    games = game_config(str(compat_path("ember-roads.json")), None)
+    games = game_config(str(bundled_path("hearth-and-haul")), None)
     assert ((), "candidate") == (games.party, games.dice)
 
 

@@ -4,7 +4,7 @@ feeds the result back as a ``tool`` message and lets the model narrate; the clie
 narration with the resolved tags where the calls were. The ``openai`` client against a real
 ``serve`` app over HTTP, in front of a fake upstream that speaks the OpenAI tool-call protocol.
 
-Dice: Ember Roads with fair dice (``dice="turn"``), so every candidate of a turn throws the same
+Dice: Hearth and Haul with fair dice (``dice="turn"``), so every candidate of a turn throws the same
 faces; the exact texts below are those faces (2, 5 on the first check of this chat's turn 1).
 """
 
@@ -22,7 +22,7 @@ from middleware.proxy.tools import MAX_CALLS, MAX_ROUNDS
 from middleware.records import Record
 from middleware.state import GameState
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
-from tests.proxy.conftest import TIMEOUT, chat_for, ember, history
+from tests.proxy.conftest import TIMEOUT, chat_for, hearth, history
 from tests.proxy.fake_upstream import (
     Answer,
     FakeUpstream,
@@ -37,8 +37,8 @@ TOOLS = ServeOptions(timeout=TIMEOUT, tools=True)
 PLAYER = "I pry the grate."
 MESSAGES = history(PLAYER)
 CHAT = chat_for(MESSAGES, "Bearer sk-client")
-CHECK_CALL = tool_call("skill_check", '{"skill": "Scrap", "dc": 8}')
-CHECK = ('[skill_check: skill="Scrap" dc="8" rolls="5|4" used="9" modifier="3" total="12" '
+CHECK_CALL = tool_call("skill_check", '{"skill": "Haul", "dc": 8}')
+CHECK = ('[skill_check: skill="Haul" dc="8" rolls="5|4" used="9" modifier="3" total="12" '
          'result="success" mode="normal" resolution="sum" dice="2d6" chance="0.8333"]')
 BEFORE = "Ada sets her shoulder to the grate."
 STORED = f"{BEFORE} {CHECK} The grate gives: success."
@@ -53,13 +53,13 @@ def client(url: str) -> openai.AsyncOpenAI:
 
 
 def check_then_narrate() -> list[Answer]:
-    """The model calls a Scrap check after a line of prose, then narrates the result it gets."""
+    """The model calls a Haul check after a line of prose, then narrates the result it gets."""
     return [calling(CHECK_CALL, text=BEFORE), narrating("The grate gives: {result}.")]
 
 
 def bag(state: GameState) -> dict[str, int]:
     """Ada's bag as the ``--json`` summary reads it (label: count)."""
-    summary: dict[str, int] = state_summary(ember().ruleset, state)["party"]["Ada"]["bag"]
+    summary: dict[str, int] = state_summary(hearth().ruleset, state)["party"]["Ada"]["bag"]
     return summary
 
 
@@ -73,7 +73,7 @@ async def test_a_check_called_as_a_tool_is_resolved_fed_back_and_narrated() -> N
     the resolved tag where the call was, no tool call, ``finish_reason: stop``; that text is the
     stored candidate."""
     upstream = FakeUpstream(check_then_narrate())
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
         stored = await proxy.engine.candidates(CHAT, 1)
     first, second = upstream.seen
@@ -82,7 +82,7 @@ async def test_a_check_called_as_a_tool_is_resolved_fed_back_and_narrated() -> N
         {"id": "call_0", "type": "function", "function": CHECK_CALL["function"]}]} \
         == second["messages"][-2]
     assert [{"role": "tool", "tool_call_id": "call_0",
-             "content": {"resolved": CHECK, "status": "resolved", "feedback": "Scrap: success."}}] \
+             "content": {"resolved": CHECK, "status": "resolved", "feedback": "Haul: success."}}] \
         == tool_results(second)
     choice = answer.choices[0]
     assert (STORED, None, "stop") == (choice.message.content, choice.message.tool_calls,
@@ -96,7 +96,7 @@ async def test_a_streamed_tool_turn_sends_exactly_the_stored_candidate() -> None
     delta carries the Engine's tool call; the text adds up to the stored candidate; the usage
     chunk (``include_usage``) counts both requests."""
     upstream = FakeUpstream(check_then_narrate())
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
                                                    stream=True,
                                                    stream_options={"include_usage": True})
@@ -122,12 +122,12 @@ async def test_the_stored_candidate_and_state_are_the_tag_path() -> None:
     upstream = FakeUpstream([calling(CHECK_CALL, text=BEFORE),
                              calling(first, again, text="Ada packs food."),
                              Answer("She is ready.")])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
         done = (await proxy.engine.candidates(CHAT, 1))[0]
-        await proxy.engine.create_game("tags", ember().ruleset, ember().party, dice="turn")
+        await proxy.engine.create_game("tags", hearth().ruleset, hearth().party, dice="turn")
         tags = await proxy.engine.process(
-            "tags", 1, f'{BEFORE} [skill_check: skill="Scrap" dc="8"] Ada packs food. '
+            "tags", 1, f'{BEFORE} [skill_check: skill="Haul" dc="8"] Ada packs food. '
                        '[inventory: action="add" item="Road rations" count="2"] '
                        '[inventory: action="add" item="Road rations" count="1"] She is ready.',
             seed=done.seed)
@@ -142,10 +142,10 @@ async def test_the_stored_candidate_and_state_are_the_tag_path() -> None:
 async def test_the_models_own_numbers_are_never_believed() -> None:
     """A call that carries rolls, a total and a result of its own: those arguments are dropped
     (the function lists none of them) and the Engine throws."""
-    cheat = tool_call("skill_check", '{"skill": "Scrap", "dc": 8, "rolls": "6|6", "total": 15, '
+    cheat = tool_call("skill_check", '{"skill": "Haul", "dc": 8, "rolls": "6|6", "total": 15, '
                                      '"result": "critical_success"}')
     upstream = FakeUpstream([calling(cheat, text=BEFORE), narrating("The grate gives: {result}.")])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
     assert STORED == answer.choices[0].message.content
     assert CHECK == tool_results(upstream.seen[1])[0]["content"]["resolved"]
@@ -156,7 +156,7 @@ async def test_arguments_that_are_not_json_are_refused_like_an_empty_tag() -> No
     a record, a ``tool`` message saying so, the turn goes on and is stored (never a 500)."""
     broken = tool_call("skill_check", '{"skill": "Scr')
     upstream = FakeUpstream([calling(broken), Answer("Nothing happens.")])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
     result = tool_results(upstream.seen[1])[0]["content"]
     records = (answer.model_extra or {})["gm_records"]
@@ -170,7 +170,7 @@ async def test_a_loop_that_never_ends_is_cut_at_the_bound_with_a_record() -> Non
     times, the last with ``tool_choice: "none"``; the checks of the earlier rounds are stored, the
     last round's call is not run, and a ``tools`` record says why."""
     upstream = FakeUpstream(always=calling(CHECK_CALL))
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         with capture_logs() as logged:
             answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
         stored = (await proxy.engine.candidates(CHAT, 1))[0]
@@ -191,7 +191,7 @@ async def test_a_loop_that_never_ends_is_cut_at_the_bound_with_a_record() -> Non
 async def test_a_streamed_loop_is_cut_at_the_bound_too() -> None:
     """The same bound when streaming; the record comes with the finish reason."""
     upstream = FakeUpstream(always=calling(CHECK_CALL))
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
                                                    stream=True)
         chunks = [chunk async for chunk in stream]
@@ -207,7 +207,7 @@ async def test_a_client_tool_passes_through_untouched() -> None:
     calls it the client gets the call as the upstream sent it, ``finish_reason: tool_calls``."""
     call = tool_call("weather", '{"place": "Millbrook"}', id="call_w")
     upstream = FakeUpstream([calling(call, text="Let me look outside.")])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         answer = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
                                                    tools=[WEATHER])  # type: ignore[list-item]
     choice = answer.choices[0]
@@ -225,7 +225,7 @@ async def test_a_streamed_client_tool_is_passed_on_and_the_engines_call_is_not()
     it came, renumbered from 0, and the answer ends with ``tool_calls``."""
     weather = tool_call("weather", '{"place": "Millbrook"}', 1, id="call_w")
     upstream = FakeUpstream([calling(CHECK_CALL, weather, text=BEFORE)])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
                                                    tools=[WEATHER], stream=True)  # type: ignore[list-item]
         chunks = [chunk async for chunk in stream]
@@ -245,7 +245,7 @@ async def test_a_retry_key_replays_the_stored_turn_without_asking_the_model() ->
     the upstream is not asked, no dice are thrown, nothing new is stored; streamed too."""
     upstream = FakeUpstream(check_then_narrate())
     key = {"Idempotency-Key": "turn-1-try"}
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         first = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
                                                   extra_headers=key)
         again = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
@@ -266,7 +266,7 @@ async def test_a_regenerate_is_one_new_candidate_from_the_turns_start() -> None:
     from S(0): an item the first loop added is not there twice."""
     add = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 2}')
     upstream = FakeUpstream([calling(add), Answer("Packed."), calling(add), Answer("Packed.")])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         for _ in range(2):
             await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
         stored = await proxy.engine.candidates(CHAT, 1)
@@ -279,7 +279,7 @@ async def test_an_upstream_failing_mid_loop_stores_nothing() -> None:
     """The second request fails: the client gets the upstream's error (502), nothing is stored,
     the first round's check included (a turn is stored whole or not at all)."""
     upstream = FakeUpstream([calling(CHECK_CALL), Answer(status=500)])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         try:
             await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
         except openai.APIStatusError as exc:
@@ -291,7 +291,7 @@ async def test_an_upstream_failing_mid_loop_stores_nothing() -> None:
 async def test_tag_mode_offers_no_functions() -> None:
     """Without ``--tools`` the request goes upstream with the client's tools only."""
     upstream = FakeUpstream([Answer("Fine.")])
-    async with served(upstream, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
     assert "tools" not in upstream.seen[0]
 
@@ -306,7 +306,7 @@ async def test_a_stream_whose_upstream_fails_mid_loop_ends_with_an_error_and_sto
     """Streaming, the second request fails: the stream ends with an error event after what was
     sent, and no candidate is stored."""
     upstream = FakeUpstream([calling(CHECK_CALL), Answer(status=500)])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, \
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, \
             proxy.client() as http:
         body = {"model": "fake-7b", "messages": MESSAGES, "stream": True}
         async with http.stream("POST", "/v1/chat/completions", json=body) as response:
@@ -321,7 +321,7 @@ async def test_calls_past_the_turns_limit_are_answered_refused_and_not_run() -> 
     answered ``too-many-calls`` and leave no tag; one ``tools`` record says so."""
     rolls = [tool_call("dice", '{"roll": "1d6"}', i, id=f"d{i}") for i in range(MAX_CALLS + 2)]
     upstream = FakeUpstream([calling(*rolls), Answer("Done.")])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
         stored = (await proxy.engine.candidates(CHAT, 1))[0]
     results = [r["content"]["status"] for r in tool_results(upstream.seen[1])]
@@ -358,7 +358,7 @@ async def test_a_continue_in_tool_mode_runs_the_loop_on_the_kept_candidate() -> 
     more = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 1}')
     upstream = FakeUpstream([calling(add, text="Ada packs food."), Answer("Done."),
                              calling(more, text=" And one more."), Answer("Packed.")])
-    async with served(upstream, TOOLS, games=ember("turn")) as proxy, client(proxy.url) as sdk:
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         first = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
         kept = first.choices[0].message.content or ""
         cont = [*MESSAGES, {"role": "assistant", "content": kept}]

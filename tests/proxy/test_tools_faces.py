@@ -17,7 +17,7 @@ from middleware.cli.app import app
 from middleware.display import for_people
 from middleware.proxy import ServeOptions
 from tests.gm_view.test_peek import played
-from tests.proxy.conftest import TIMEOUT, chat_for, ember, history
+from tests.proxy.conftest import TIMEOUT, chat_for, hearth, history
 from tests.proxy.fake_upstream import FakeUpstream, calling, narrating, served, tool_call
 
 runner = CliRunner()
@@ -52,11 +52,11 @@ def test_peek_tools_prints_the_tool_mode_view(tmp_path: Path) -> None:
 async def test_cards_stream_the_stored_tool_turn_as_people_see_it() -> None:
     """``--display cards``: the streamed text is the stored candidate shown for people (the check
     as its card line), while the stored text keeps the resolved tag."""
-    upstream = FakeUpstream([calling(tool_call("skill_check", '{"skill": "Scrap", "dc": 8}'),
+    upstream = FakeUpstream([calling(tool_call("skill_check", '{"skill": "Haul", "dc": 8}'),
                                      text="Ada heaves."), narrating("It gives: {result}.")])
     options = ServeOptions(timeout=TIMEOUT, tools=True, display="cards")
     messages = history("I pry the grate.")
-    async with served(upstream, options, games=ember("turn")) as proxy, \
+    async with served(upstream, options, games=hearth("turn")) as proxy, \
             openai.AsyncOpenAI(base_url=f"{proxy.url}/v1", api_key="x", max_retries=0,
                                timeout=TIMEOUT) as sdk:
         stream = await sdk.chat.completions.create(model="fake-7b", messages=messages,  # type: ignore[arg-type]
@@ -64,4 +64,4 @@ async def test_cards_stream_the_stored_tool_turn_as_people_see_it() -> None:
         text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
         stored = (await proxy.engine.candidates(chat_for(messages, "Bearer x"), 1))[0]
     assert for_people(stored.text, stored.records) == text
-    assert "🎲 Scrap" in text and 'rolls="3|1"' in stored.text
+    assert "🎲 Haul" in text and 'rolls="3|1"' in stored.text

@@ -8,31 +8,25 @@ store, and so does a fresh engine after a restart.
 from __future__ import annotations
 
 from middleware.engine import Engine
-from middleware.rules.load import load_ruleset
-from middleware.state import Character, Sheet
+from middleware.state import Character
 from middleware.stores import Store
-from tests.conftest import compat_path
-from tests.proxy.conftest import FakeModel, ember, running_proxy
+from tests.proxy.conftest import ADA, CHECK, FakeModel, hearth, running_proxy
+from tests.rulesets import ruleset
 
 EMPTY_TURNS = 10_000
-ADA = Character(name="Ada", player=True,
-                sheet=Sheet.model_validate({"v": 1, "build": {"abilities": {"brawn": 2},
-                                                              "skills": {"scrap": "trained"}}}))
 JUNO = Character(name="Juno")
-CHECK = '[skill_check: skill="Scrap" dc="8"]'
 
 
 async def start_game(store: Store) -> Engine:
-    """Ember Roads with Ada (Scrap +3) and Juno, chat ``chat``, seed 7."""
+    """The bundled Hearth and Haul with Ada (Haul +3) and Juno, chat ``chat``, seed 7."""
     engine = Engine(store)
-    await engine.create_game("chat", load_ruleset(compat_path("ember-roads.json")), [ADA, JUNO],
-                             seed=7)
+    await engine.create_game("chat", ruleset("hearth-and-haul"), [ADA, JUNO], seed=7)
     return engine
 
 
 async def test_ten_thousand_empty_turns_then_a_reply(store: Store) -> None:
     """10,000 turns with only the player's text; then turn 10,001 is answered by the model and its
-    check is rolled against S(0) (Ada's Scrap +3: 3 + 4 + 3 = 10 against dc 8), on every store
+    check is rolled against S(0) (Ada's Haul +3: 3 + 4 + 3 = 10 against dc 8), on every store
     and on an engine started afresh (nothing remembered), as after a restart."""
     await start_game(store)
     async with store.batch():
@@ -49,9 +43,9 @@ async def test_an_existing_chat_of_600_messages_pointed_at_the_proxy_plays() -> 
     """The issue's request: a chat UI sends a history of 600 player messages to a proxy that has
     never seen the chat; the reply is a 200 with its check resolved, and so is the next one."""
     model = FakeModel(replies=[f"She climbs. {CHECK}", f"Again. {CHECK}"])
-    messages = [{"role": "system", "content": "You are the Game Master of Ember Roads."}]
+    messages = [{"role": "system", "content": "You are the Game Master of Hearth and Haul."}]
     messages += [{"role": "user", "content": f"message {n}"} for n in range(1, 601)]
-    async with running_proxy(ember(), model) as proxy:
+    async with running_proxy(hearth(), model) as proxy:
         first = await proxy.ask(messages)
         again = await proxy.ask([*messages, {"role": "assistant", "content": "x"},
                                  {"role": "user", "content": "and on"}])

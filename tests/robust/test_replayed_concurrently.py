@@ -13,18 +13,17 @@ import asyncio
 from structlog.testing import capture_logs
 
 from middleware.engine import Engine
-from middleware.rules.load import load_ruleset
+from middleware.rules.registry import load_bundled
 from middleware.stores import Store
-from tests.conftest import compat_path
 from tests.pipeline.conftest import ADA, JUNO
 
 CALLS = 50
-REPLY = 'She heaves. [skill_check: skill="Scrap" dc="8"]'
+REPLY = 'She climbs. [skill_check: skill="Climb" dc="8"]'
 
 
 async def test_one_key_raced_by_fifty_calls_is_stored_once(store: Store) -> None:
     """On every store: exactly one fresh answer, 49 stored ones, one candidate, one tag event."""
-    await Engine(store).create_game("chat", load_ruleset(compat_path("ember-roads.json")),
+    await Engine(store).create_game("chat", load_bundled("lantern-and-ledger"),
                                     [ADA, JUNO], seed=7, dice="turn")
     await store.start_turn("chat", 1, "I heave at the door.")
     workers = [Engine(store) for _ in range(5)]  # five workers sharing the store

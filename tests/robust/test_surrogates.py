@@ -14,7 +14,7 @@ from starlette.responses import Response
 from middleware.engine import Engine
 from middleware.stores import Store
 from middleware.text import clean_text
-from tests.proxy.conftest import CHECK, FakeModel, ember, history, running_proxy, streamed_text
+from tests.proxy.conftest import CHECK, FakeModel, hearth, history, running_proxy, streamed_text
 from tests.robust.test_long_chats import start_game
 
 
@@ -22,9 +22,9 @@ async def test_a_reply_with_lone_surrogates_is_stored_and_says_so(store: Store) 
     """A check whose skill and prose carry lone surrogates resolves on every store; the text
     keeps U+FFFD where they were and a last record (tag ``text``) tells how many were replaced."""
     engine = await start_game(store)
-    reply = json.loads('"She climbs \\ud800. [skill_check: skill=\\"Scrap\\ud83d\\" dc=\\"8\\"]"')
+    reply = json.loads('"She climbs \\ud800. [skill_check: skill=\\"Haul\\ud83d\\" dc=\\"8\\"]"')
     done = await engine.process("chat", 1, reply, dice=[3, 4])
-    assert "She climbs \ufffd. [skill_check: skill=\"Scrap\ufffd\"" in done.text
+    assert "She climbs \ufffd. [skill_check: skill=\"Haul\ufffd\"" in done.text
     note = done.records[-1]
     assert ("text", "surrogates-replaced") == (note.tag, note.reason)
     assert note.feedback is not None and note.feedback.startswith("2 lone surrogates")
@@ -54,7 +54,7 @@ async def test_a_request_with_lone_surrogates_is_answered() -> None:
     """Through the proxy: the player's message and the model's reply carry lone surrogates; the
     answer is a 200 with the check resolved and U+FFFD in the text, not a 500."""
     model = EscapingModel(replies=[f"She climbs \ud800. {CHECK}"])
-    async with running_proxy(ember(), model) as proxy:
+    async with running_proxy(hearth(), model) as proxy:
         body = json.dumps({"model": "gm", "messages": history("I climb \ud800 up.")})
         response = await proxy.client.post("/v1/chat/completions", content=body.encode(),
                                            headers={"Content-Type": "application/json"})
@@ -70,7 +70,7 @@ async def test_a_streamed_reply_with_lone_surrogates_ends_with_done() -> None:
     the stream ends with ``[DONE]``, and the streamed text is the stored candidate's, U+FFFD in
     place of the surrogate (the stream used to be cut with no error event)."""
     model = FakeModel(replies=[f"She climbs \ud800 high. {CHECK} Done."])
-    async with running_proxy(ember(), model) as proxy:
+    async with running_proxy(hearth(), model) as proxy:
         chunks = await proxy.stream(history("I climb."))
         stored = (await proxy.engine.candidates(chunks[-1]["gm"]["chat"], 1))[0]
     text = "".join(streamed_text(chunks))

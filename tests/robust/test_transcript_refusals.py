@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from middleware.cli.app import app
 from middleware.rules.load import validate_ruleset
-from tests.conftest import ROOT, compat_json
+from tests.conftest import ROOT
+from tests.rulesets import bundled_json
 
 runner = CliRunner()
 DEMO = ROOT / "transcripts" / "lantern-demo.jsonl"
@@ -54,7 +55,7 @@ def test_scripted_dice_outside_the_die_are_refused(tmp_path: Path, dice: list[in
 
 def test_duplicate_catalog_ids_are_refused_with_their_path() -> None:
     """A second catalog named like the first: refused at ``$.catalogs[N].id``."""
-    data = compat_json("gravewatch.json")
+    data = bundled_json("brass-fair")
     data["catalogs"].append(dict(data["catalogs"][0]))
     last = len(data["catalogs"]) - 1
     assert [f"$.catalogs[{last}].id"] == [p.path for p in validate_ruleset(data)]
@@ -62,7 +63,7 @@ def test_duplicate_catalog_ids_are_refused_with_their_path() -> None:
 
 def test_duplicate_entry_ids_in_a_catalog_are_refused_with_their_path() -> None:
     """Two entries of one catalog with one id: refused at ``$.catalogs[C].entries[E].id``."""
-    data = compat_json("gravewatch.json")
+    data = bundled_json("brass-fair")
     c, catalog = next((i, c) for i, c in enumerate(data["catalogs"]) if len(c["entries"]) > 1)
     catalog["entries"][1] = {**catalog["entries"][1], "id": catalog["entries"][0]["id"]}
     paths = [p.path for p in validate_ruleset(data)]

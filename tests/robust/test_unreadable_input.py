@@ -20,7 +20,7 @@ from middleware.cli.replay import UNREADABLE
 from middleware.rules.load import validate_ruleset
 from tests.conftest import ROOT
 from tests.items.inventory_helpers import bram, juno, reply, state_of
-from tests.proxy.conftest import FakeModel, ember, running_proxy
+from tests.proxy.conftest import FakeModel, hearth, running_proxy
 from tests.rulesets import gravewatch
 
 runner = CliRunner()
@@ -91,7 +91,7 @@ async def test_the_proxy_answers_400_to_bodies_it_cannot_read() -> None:
               ('{"messages": ' + messages + ', "temperature": NaN}').encode(),
               ('{"messages": ' + messages + ', "max_tokens": ' + HUGE + "}").encode(),
               b'{"messages": [{"role": "user", "content": "\xff"}]}']
-    async with running_proxy(ember(), model) as proxy:
+    async with running_proxy(hearth(), model) as proxy:
         for body in bodies:
             response = await proxy.client.post("/v1/chat/completions", content=body,
                                                headers={"Content-Type": "application/json"})

@@ -1,11 +1,11 @@
-"""The reference ``resolution`` blocks of checks.md for the kinds no compat file uses."""
+"""The reference ``resolution`` blocks of checks.md for the kinds no peer file uses."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-from tests.conftest import compat_json
+from tests.rulesets import bundled_json
 
 BLADES: dict[str, Any] = {
     "kind": "dice-highest",
@@ -82,12 +82,9 @@ GENESYS: dict[str, Any] = {
 
 
 def ruleset_with(resolution: dict[str, Any]) -> dict[str, Any]:
-    """Ember Roads with another resolution and no combat (a fresh copy, safe to change).
-
-    Its layer is dropped too: "Hard winter" swaps in a dice-sum ladder, refused under another kind.
-    """
-    raw: dict[str, Any] = compat_json("ember-roads.json")
+    """The bundled Lantern and Ledger with another resolution and no combat (a fresh copy, safe to
+    change): three abilities from -1 to 3, six skills, a pool, a wound track and a state."""
+    raw = bundled_json("lantern-and-ledger")
     raw["resolution"] = copy.deepcopy(resolution)
     del raw["combat"]
-    del raw["layers"]
     return raw

@@ -52,7 +52,7 @@ def grave() -> Raw:
 
 
 def kind(example: Raw, **changes: Any) -> Raw:
-    """Ember Roads' sheet with a reference resolution, ``changes`` applied at its top level."""
+    """Lantern and Ledger's sheet with a reference resolution, ``changes`` applied at its top level."""
     raw = ruleset_with(example)
     raw["resolution"].update(copy.deepcopy(changes))
     return raw
@@ -97,14 +97,14 @@ def test_rung_needing_more_successes_than_a_roll_counts() -> None:
 def test_stance_naming_a_skill_the_sheet_lacks() -> None:
     """CHK-IMPORT-12 / CHK-POOL-18: a stance over a skill no sheet has could never apply."""
     raw = kind(EXWOD, stances=[{"id": "lasers", "label": "Lasers", "count": "below",
-                                "skills": ["tinker", "laser_work"]}])
+                                "skills": ["lore", "laser_work"]}])
     assert ["$.resolution.stances[0].skills[1]"] == paths(raw)
 
 
 def test_target_from_on_a_fixed_target() -> None:
     """CHK-IMPORT-12 / CHK-POOL-17: ``target.from`` is clamped to min..max; on a fixed target it
     could never move anything."""
-    raw = kind(EXWOD, target={"default": 7, "min": 7, "max": 7, "from": {"field": "toughness"}},
+    raw = kind(EXWOD, target={"default": 7, "min": 7, "max": 7, "from": {"field": "standing"}},
                difficultyLadder=[{"label": "Plain work", "successes": 1}])
     assert ["$.resolution.target.from"] == paths(raw)
 

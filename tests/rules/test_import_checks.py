@@ -1,7 +1,8 @@
 """Rulesets refused at import: each rule, the exact JSON path it reports, and all at once.
 
-Every test breaks one thing in a parsed copy of a real file (compat/README) and asserts the list
-of paths reported, so a refusal also shows that nothing else was blamed.
+Every test breaks one thing in a parsed copy of a bundled ruleset (Lantern and Ledger for 2d6,
+Tidemark for a d20, Cinder Watch for a pool) and asserts the list of paths reported, so a refusal
+also shows that nothing else was blamed.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import pytest
 
 from middleware.errors import RulesetError
 from middleware.rules import load_ruleset, validate_ruleset
-from tests.conftest import compat_json
+from tests.peer import compat_json
 from tests.rules.kind_examples import BLADES, CTHULHU, GENESYS, ruleset_with
-from tests.rulesets import by_ids, entry
+from tests.rulesets import bundled_json, by_ids, entry
 
 Raw = dict[str, Any]
 
@@ -32,19 +33,16 @@ def paths(raw: Raw) -> list[str]:
     return [by_ids(raw, p.path) for p in validate_ruleset(raw)]
 
 
-def ember() -> Raw:
-    raw: Raw = compat_json("ember-roads.json")
-    return raw
+def lantern() -> Raw:
+    return bundled_json("lantern-and-ledger")
 
 
-def five_e() -> Raw:
-    raw: Raw = compat_json("ruleset-5e-2014.example.json")
-    return raw
+def tidemark() -> Raw:
+    return bundled_json("tidemark-d20")
 
 
-def grave() -> Raw:
-    raw: Raw = compat_json("gravewatch.json")
-    return raw
+def cinder() -> Raw:
+    return bundled_json("cinder-watch")
 
 
 def with_outcomes(raw: Raw, **outcomes: Any) -> Raw:
@@ -57,28 +55,28 @@ def with_outcomes(raw: Raw, **outcomes: Any) -> Raw:
 
 def test_unknown_kind() -> None:
     """CHK-COMMON-01: a kind other than the five is refused at the kind itself."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["kind"] = "dice-sun"
     assert ["$.resolution.kind"] == paths(raw)
 
 
 def test_unknown_ability_modifier_op() -> None:
     """CHK-COMMON-02..04: abilityModifier is identity, floorHalfMinusTen or stepTable."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["abilityModifier"] = {"op": "halve"}
     assert ["$.resolution.abilityModifier.op"] == paths(raw)
 
 
 def test_step_table_not_ascending() -> None:
     """SHEET-ABL-04 / CHK-COMMON-04: step table thresholds must be strictly ascending."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["abilityModifier"] = {"op": "stepTable", "table": [[1, 0], [1, 1], [3, 2]]}
     assert ["$.resolution.abilityModifier.table[1]"] == paths(raw)
 
 
 def test_multiplier_tier_without_proficiency() -> None:
     """SHEET-TIER-04 / CHK-COMMON-06: every multiplying tier is refused without proficiency."""
-    raw = five_e()
+    raw = tidemark()
     del raw["resolution"]["proficiency"]
     assert [f"$.resolution.proficiencyTiers[{i}].multiplier" for i in (1, 2, 3)] == paths(raw)
 
@@ -87,56 +85,56 @@ def test_multiplier_tier_without_proficiency() -> None:
                                             ("flat", 51), ("flat", -51), ("round", "sideways")])
 def test_tier_values_out_of_range(key: str, value: Any) -> None:
     """SHEET-TIER-01: multiplier 0..10, flat -50..50, round down/up/nearest."""
-    raw = five_e()
+    raw = tidemark()
     raw["resolution"]["proficiencyTiers"][2][key] = value
     assert [f"$.resolution.proficiencyTiers[2].{key}"] == paths(raw)
 
 
 def test_too_many_tiers() -> None:
     """SHEET-TIER-01: 1 to 12 proficiency tiers."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["proficiencyTiers"] = [{"id": f"t{i}", "label": f"T{i}"} for i in range(13)]
     assert ["$.resolution.proficiencyTiers"] == paths(raw)
 
 
 def test_penalty_from_unknown_track() -> None:
     """SHEET-IMPORT-18: penaltyFrom must name a declared track."""
-    raw = grave()
+    raw = cinder()
     raw["resolution"]["penaltyFrom"] = "bruises"
     assert ["$.resolution.penaltyFrom"] == paths(raw)
 
 
 def test_penalty_from_plain_track() -> None:
     """SHEET-IMPORT-18 / SHEET-PEN-02: penaltyFrom must name a wound track, not a plain one."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["penaltyFrom"] = "heat"
     assert ["$.resolution.penaltyFrom"] == paths(raw)
 
 
 def test_adjust_unknown_ability() -> None:
     """SHEET-IMPORT-21: an adjust entry may name only declared abilities."""
-    raw = ember()
-    raw["resolution"]["adjust"][1]["abilities"] = ["brawn", "charm"]
-    assert ["$.resolution.adjust[1].abilities[1]"] == paths(raw)
+    raw = lantern()
+    raw["resolution"]["adjust"][0]["abilities"] = ["eye", "charm"]
+    assert ["$.resolution.adjust[0].abilities[1]"] == paths(raw)
 
 
 def test_more_than_eight_adjust_entries() -> None:
     """SHEET-IMPORT-21: at most 8 adjust entries."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["adjust"] = [{"value": {"const": 1}}] * 9
     assert ["$.resolution.adjust"] == paths(raw)
 
 
 def test_adjust_value_with_two_reference_keys() -> None:
     """SHEET-IMPORT-21 / SHEET-IMPORT-07: an adjust value is a reference with exactly one key."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["adjust"][0]["value"] = {"const": 1, "derived": "burdened"}
     assert ["$.resolution.adjust[0].value"] == paths(raw)
 
 
 def test_ladder_label_breaking_the_label_rule() -> None:
     """CHK-COMMON-08 / SHEET-FILE-04: a rung label is a prompt-safe label."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["difficultyLadder"][2]["label"] = "Hard [x]"
     assert ["$.resolution.difficultyLadder[2].label"] == paths(raw)
 
@@ -146,77 +144,77 @@ def test_ladder_label_breaking_the_label_rule() -> None:
 
 def test_naturals_on_two_dice() -> None:
     """CHK-IMPORT-01 / CHK-SUM-04: a 2d6 system must use naturals none."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["naturals"] = "both"
     assert ["$.resolution.naturals"] == paths(raw)
 
 
 def test_naturals_for_saves_on_two_dice() -> None:
     """CHK-IMPORT-01 with SPEC §10's object form: the offending setting is named."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["naturals"] = {"check": "none", "save": "max-only"}
     assert ["$.resolution.naturals.save"] == paths(raw)
 
 
 def test_naturals_unknown_value() -> None:
     """CHK-SUM-03: naturals is none, both, max-only or min-only."""
-    raw = five_e()
+    raw = tidemark()
     raw["resolution"]["naturals"] = "always"
     assert ["$.resolution.naturals"] == paths(raw)
 
 
 def test_naturals_on_one_die_loads() -> None:
     """CHK-SUM-03: a single d20 may use naturals."""
-    raw = five_e()
+    raw = tidemark()
     raw["resolution"]["naturals"] = {"check": "both", "save": "min-only"}
     assert [] == paths(raw)
 
 
 def test_faces_count_differs_from_sides() -> None:
     """CHK-IMPORT-02 / CHK-SUM-05: one value per face."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["dice"] = {"count": 4, "sides": 3, "faces": [-1, 0, 1, 2]}
     assert ["$.resolution.dice.faces"] == paths(raw)
 
 
 def test_fate_dice_load() -> None:
     """CHK-SUM-05: the Fate example, 4 three-sided dice valued -1, 0, +1, loads."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["dice"] = {"count": 4, "sides": 3, "faces": [-1, 0, 1]}
     assert [] == paths(raw)
 
 
 def test_open_ended_on_two_dice() -> None:
     """CHK-IMPORT-03 / CHK-SUM-06: openEnded is a single-die feature."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["openEnded"] = {"high": 6}
     assert ["$.resolution.openEnded"] == paths(raw)
 
 
 def test_open_ended_low_not_below_high() -> None:
     """CHK-SUM-06: a low at or above high could never chain as written."""
-    raw = five_e()
+    raw = tidemark()
     raw["resolution"]["openEnded"] = {"high": 10, "low": 10}
     assert ["$.resolution.openEnded.low"] == paths(raw)
 
 
 def test_unmodified_on_two_dice() -> None:
     """CHK-IMPORT-03 / CHK-SUM-09: unmodified is a single-die feature."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["unmodified"] = [12]
     assert ["$.resolution.unmodified", "$.resolution.unmodified[0]"] == paths(raw)
 
 
 def test_unmodified_face_not_on_the_die() -> None:
     """CHK-SUM-09: a listed face the die cannot show could never trigger."""
-    raw = five_e()
+    raw = tidemark()
     raw["resolution"]["unmodified"] = [20, 66]
     assert ["$.resolution.unmodified[1]"] == paths(raw)
 
 
 def test_rolemaster_d100_loads() -> None:
     """CHK-SUM-06/09: open-ended d100 with unmodified 66 and 100 loads."""
-    raw = five_e()
+    raw = tidemark()
     raw["resolution"]["dice"] = {"count": 1, "sides": 100}
     raw["resolution"]["openEnded"] = {"high": 96, "low": 5}
     raw["resolution"]["unmodified"] = [66, 100]
@@ -225,21 +223,21 @@ def test_rolemaster_d100_loads() -> None:
 
 def test_dice_count_zero() -> None:
     """CHK-SUM-01: a sum throws at least one die."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["dice"]["count"] = 0
     assert ["$.resolution.dice.count"] == paths(raw)
 
 
 def test_spend_on_dice_sum() -> None:
     """CHK-IMPORT-43 / CHK-SUM-11: a dice-sum ruleset may not declare spend."""
-    raw = ember()
-    raw["resolution"]["spend"] = [{"pool": "grit", "amount": 1, "dice": 1}]
+    raw = lantern()
+    raw["resolution"]["spend"] = [{"pool": "pluck", "amount": 1, "dice": 1}]
     assert ["$.resolution.spend"] == paths(raw)
 
 
 def test_mechanics_check_in_dice_sum() -> None:
     """CHK-IMPORT-47 / CHK-CHARM-08: a dice-sum ruleset cannot apply a catalog charm."""
-    raw = ember()
+    raw = compat_json("ember-roads.json")
     entry(raw, "knacks/road-sense")["mechanics"] = {"kind": "utility",
                                                   "check": {"successes": 1}}
     assert ["<knacks/road-sense>.mechanics.check"] == paths(raw)
@@ -250,19 +248,21 @@ def test_mechanics_check_in_dice_sum() -> None:
 
 def test_reference_tiers_with_shift_load() -> None:
     """CHK-OUT-04/08: the page's margin tiers with shift on a single d20 load."""
-    assert [] == paths(with_outcomes(five_e(), by="margin", naturals="shift"))
+    raw = tidemark()
+    del raw["resolution"]["naturals"]
+    assert [] == paths(with_outcomes(raw, by="margin", naturals="shift"))
 
 
 def test_one_tier_is_too_few() -> None:
     """CHK-IMPORT-30 / CHK-OUT-03: 2 to 8 tiers."""
-    raw = with_outcomes(ember())
+    raw = with_outcomes(lantern())
     raw["resolution"]["outcomes"]["tiers"] = MARGIN_TIERS[-1:]
     assert ["$.resolution.outcomes.tiers"] == paths(raw)
 
 
 def test_nine_tiers_are_too_many() -> None:
     """CHK-IMPORT-30 / CHK-OUT-03: 2 to 8 tiers."""
-    raw = with_outcomes(ember())
+    raw = with_outcomes(lantern())
     tiers = [{"id": f"t{i}", "label": f"T{i}", "atLeast": 10 - i, "success": i < 4}
              for i in range(8)]
     raw["resolution"]["outcomes"]["tiers"] = [*tiers, {"id": "last", "label": "Last"}]
@@ -271,28 +271,28 @@ def test_nine_tiers_are_too_many() -> None:
 
 def test_at_least_not_strictly_decreasing() -> None:
     """CHK-IMPORT-31 / CHK-OUT-04: each atLeast lower than the tier above."""
-    raw = with_outcomes(ember())
+    raw = with_outcomes(lantern())
     raw["resolution"]["outcomes"]["tiers"][1]["atLeast"] = 10
     assert ["$.resolution.outcomes.tiers[1].atLeast"] == paths(raw)
 
 
 def test_last_tier_with_at_least() -> None:
     """CHK-IMPORT-31: the last tier catches everything below and has no atLeast."""
-    raw = with_outcomes(ember())
+    raw = with_outcomes(lantern())
     raw["resolution"]["outcomes"]["tiers"][3]["atLeast"] = -20
     assert ["$.resolution.outcomes.tiers[3].atLeast"] == paths(raw)
 
 
 def test_earlier_tier_without_at_least() -> None:
     """CHK-IMPORT-31: every number-read tier but the last needs atLeast."""
-    raw = with_outcomes(ember())
+    raw = with_outcomes(lantern())
     del raw["resolution"]["outcomes"]["tiers"][1]["atLeast"]
     assert ["$.resolution.outcomes.tiers[1]"] == paths(raw)
 
 
 def test_no_failing_tier() -> None:
     """CHK-IMPORT-32 / CHK-OUT-05: at least one tier succeeds and one fails."""
-    raw = with_outcomes(ember())
+    raw = with_outcomes(lantern())
     for tier in raw["resolution"]["outcomes"]["tiers"]:
         tier["success"] = True
     assert ["$.resolution.outcomes.tiers"] == paths(raw)
@@ -300,7 +300,7 @@ def test_no_failing_tier() -> None:
 
 def test_tier_text_over_200_characters() -> None:
     """CHK-IMPORT-33 / CHK-OUT-06: a tier text is at most 200 characters."""
-    raw = with_outcomes(ember())
+    raw = with_outcomes(lantern())
     raw["resolution"]["outcomes"]["tiers"][0]["text"] = "x" * 201
     assert ["$.resolution.outcomes.tiers[0].text"] == paths(raw)
 
@@ -336,26 +336,26 @@ def test_two_tiers_on_the_same_critical() -> None:
 
 def test_shift_on_two_dice() -> None:
     """CHK-IMPORT-35 / CHK-OUT-08: naturals shift needs a single die."""
-    assert ["$.resolution.outcomes.naturals"] == paths(with_outcomes(ember(), naturals="shift"))
+    assert ["$.resolution.outcomes.naturals"] == paths(with_outcomes(lantern(), naturals="shift"))
 
 
 def test_shift_with_resolution_naturals_set() -> None:
     """CHK-IMPORT-35 / SPEC §10: with shift, resolution.naturals must be none for both."""
-    raw = with_outcomes(five_e(), naturals="shift")
+    raw = with_outcomes(tidemark(), naturals="shift")
     raw["resolution"]["naturals"] = {"check": "none", "save": "both"}
     assert ["$.resolution.naturals"] == paths(raw)
 
 
 def test_shift_on_a_pool() -> None:
     """CHK-IMPORT-35: a pool has no single die to shift by."""
-    raw = with_outcomes(grave(), naturals="shift")
+    raw = with_outcomes(cinder(), naturals="shift")
     del raw["resolution"]["exceptional"]
     assert ["$.resolution.outcomes.naturals"] == paths(raw)
 
 
 def test_fraction_outside_roll_against() -> None:
     """CHK-IMPORT-21 / CHK-AGAINST-10: by fraction only on an at-most roll-against."""
-    assert ["$.resolution.outcomes.by"] == paths(with_outcomes(ember(), by="fraction"))
+    assert ["$.resolution.outcomes.by"] == paths(with_outcomes(lantern(), by="fraction"))
 
 
 def test_fraction_on_an_at_least_roll() -> None:
@@ -370,9 +370,9 @@ def test_fraction_on_an_at_least_roll() -> None:
 
 def test_every_problem_is_listed() -> None:
     """SPEC §8: a bad ruleset is refused whole, with every problem and its path."""
-    raw = with_outcomes(ember(), by="fraction")
+    raw = with_outcomes(lantern(), by="fraction")
     raw["resolution"]["naturals"] = "both"
-    raw["resolution"]["spend"] = [{"pool": "grit", "dice": 1}]
+    raw["resolution"]["spend"] = [{"pool": "pluck", "dice": 1}]
     raw["resolution"]["penaltyFrom"] = "heat"
     raw["resolution"]["adjust"][0]["abilities"] = ["charm"]
     with pytest.raises(RulesetError) as caught:
@@ -384,7 +384,7 @@ def test_every_problem_is_listed() -> None:
 
 def test_every_shape_problem_is_listed() -> None:
     """SPEC §8: shape errors in different blocks are all reported, not just the first."""
-    raw = ember()
+    raw = lantern()
     raw["resolution"]["dice"]["sides"] = 1
     raw["resolution"]["advantage"] = "yes"
     raw["version"] = 0
@@ -415,65 +415,61 @@ def test_reference_examples_of_the_other_kinds_load(example: Raw) -> None:
 def test_pool_rules_that_could_never_trigger(change: Raw, path: str) -> None:
     """CHK-IMPORT-04..09, 12: pool rules on faces the die lacks or that can never apply.
 
-    ``double`` rather than ``explode`` for the rule faces: breaking explode would also put
-    Gravewatch's Grave sight charm (explode 8) out of bounds (test_import_audit)."""
-    raw = grave()
+    ``double`` rather than ``explode`` for the rule faces, as in the tests of the peer's files,
+    where breaking explode would also put a charm's explode out of bounds."""
+    raw = cinder()
     raw["resolution"].update(change)
     assert [path] == paths(raw)
 
 
 def test_pool_rung_target_outside_the_target_range() -> None:
     """CHK-IMPORT-10 / CHK-POOL-16: a rung target within target.min..max."""
-    raw = grave()
-    raw["resolution"]["difficultyLadder"][3]["target"] = 10
-    assert ["$.resolution.difficultyLadder[3].target"] == paths(raw)
+    raw = cinder()
+    raw["resolution"]["difficultyLadder"][2]["target"] = 10
+    assert ["$.resolution.difficultyLadder[2].target"] == paths(raw)
 
 
 def test_pool_rung_target_when_the_target_is_fixed() -> None:
     """CHK-IMPORT-10: no rung target when target.min = target.max."""
-    raw = grave()
+    raw = cinder()
     raw["resolution"]["target"] = {"default": 7, "min": 7, "max": 7}
-    # A fixed target also refuses the sheet's untrained "harder" skill (SHEET-IMPORT-15) and the
-    # targets of the ladder the "long night" layer swaps in.
-    assert ["$.resolution.difficultyLadder[0].target", "$.resolution.difficultyLadder[2].target",
-            "$.resolution.difficultyLadder[3].target",
-            *(f"$.layers[0].difficultyLadder[{i}].target" for i in range(4)),
-            "$.sheet.skills[2].untrained"] == paths(raw)
+    assert ["$.resolution.difficultyLadder[0].target",
+            "$.resolution.difficultyLadder[2].target"] == paths(raw)
 
 
 def test_skill_in_two_stances() -> None:
     """CHK-IMPORT-11 / CHK-POOL-18: a skill belongs to at most one stance."""
-    raw = grave()
+    raw = cinder()
     raw["resolution"]["stances"] = [
-        {"id": "lasers", "label": "Lasers", "count": "below", "skills": ["ward"]},
-        {"id": "feelings", "label": "Feelings", "count": "above", "skills": ["listen", "ward"]}]
+        {"id": "lasers", "label": "Lasers", "count": "below", "skills": ["douse"]},
+        {"id": "feelings", "label": "Feelings", "count": "above", "skills": ["climb", "douse"]}]
     assert ["$.resolution.stances[1].skills[1]"] == paths(raw)
 
 
 @pytest.mark.parametrize(("entry", "path"), [
     ({"pool": "gold", "successes": 1}, "$.resolution.spend[0].pool"),  # CHK-IMPORT-40
-    ({"pool": "resolve", "amount": 1}, "$.resolution.spend[0]"),           # CHK-IMPORT-41
-    ({"pool": "resolve", "successes": 1, "perCheck": 11}, "$.resolution.spend[0].perCheck"),
-    ({"pool": "resolve", "reroll": {"upTo": 10}}, "$.resolution.spend[0].reroll.upTo"),
+    ({"pool": "ember", "amount": 1}, "$.resolution.spend[0]"),           # CHK-IMPORT-41
+    ({"pool": "ember", "successes": 1, "perCheck": 11}, "$.resolution.spend[0].perCheck"),
+    ({"pool": "ember", "reroll": {"upTo": 10}}, "$.resolution.spend[0].reroll.upTo"),
 ])
 def test_bad_spend_entry(entry: Raw, path: str) -> None:
     """CHK-IMPORT-40..42: a spend names a live pool, buys something, perCheck 1..10 or a ref."""
-    raw = grave()
+    raw = cinder()
     raw["resolution"]["spend"] = [entry]
     assert [path] == paths(raw)
 
 
 def test_two_spend_entries_on_one_pool() -> None:
     """CHK-IMPORT-44 / CHK-SPEND-10: no two entries name the same pool."""
-    raw = grave()
-    raw["resolution"]["spend"].append({"pool": "resolve", "dice": 1})
+    raw = cinder()
+    raw["resolution"]["spend"].append({"pool": "ember", "dice": 1})
     assert ["$.resolution.spend[1].pool"] == paths(raw)
 
 
 def test_dice_highest_spend_buying_successes() -> None:
     """CHK-IMPORT-43 / CHK-SPEND-09: dice-highest may buy only dice."""
     raw = ruleset_with(BLADES)
-    raw["resolution"]["spend"] = [{"pool": "grit", "successes": 1}]
+    raw["resolution"]["spend"] = [{"pool": "pluck", "successes": 1}]
     assert ["$.resolution.spend[0].successes"] == paths(raw)
 
 

@@ -1,38 +1,22 @@
-"""Helpers for the sheet audit tests: the compat rulesets as shipped or changed, party members,
-their evaluated sheets and the check a sheet gives (sheet.md)."""
+"""Helpers for the sheet audit tests: party members, their evaluated sheets and the check a sheet
+gives (sheet.md). The rulesets, as shipped or changed, come from ``tests/rulesets.py``."""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from middleware.character.check import CheckSheet, assemble_check, view_for
-from middleware.rules.load import load_ruleset
 from middleware.rules.refs import ValueRef
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.evaluate import SheetView
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState
-from tests.conftest import compat_json
+from tests.rulesets import Raw, changed
+from tests.rulesets import ruleset as rules
 
-Raw = dict[str, Any]
-FILES = {"gravewatch": "gravewatch.json", "ember": "ember-roads.json",
-         "5e": "ruleset-5e-2014.example.json"}
-
-
-@cache
-def rules(name: str) -> Ruleset:
-    """A compat ruleset as shipped (loaded once)."""
-    return load_ruleset(compat_json(FILES[name]))
-
-
-def changed(name: str, change: Callable[[Raw], object]) -> Ruleset:
-    """A compat ruleset with ``change`` applied to a fresh parsed copy (it must still load)."""
-    data = compat_json(FILES[name])
-    change(data)
-    return load_ruleset(data)
+__all__ = ["Raw", "changed", "rules"]
 
 
 def member(base: Raw | None = None, **changes: Any) -> Character:

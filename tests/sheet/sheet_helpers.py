@@ -1,4 +1,4 @@
-"""Helpers for the sheet tests: a ruleset built from the compat files with the sheet's own models.
+"""Helpers for the sheet tests: a ruleset read with the sheet's own models, and party members.
 
 The files are read by the ruleset's models alone (``Ruleset.model_validate``), not
 ``load_ruleset``, so a test can hand the sheet a file the import checks would refuse.
@@ -10,19 +10,13 @@ from typing import Any
 
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
-from tests.peer import compat_json
+from tests.rulesets import raw_json as raw
 
-FILES = {"gravewatch": "gravewatch.json", "ember": "ember-roads.json",
-         "5e": "ruleset-5e-2014.example.json"}
-
-
-def raw(name: str) -> Any:
-    """A fresh parsed copy of a compat file (safe to change)."""
-    return compat_json(FILES[name])
+__all__ = ["raw"]
 
 
 def ruleset(name: str, data: Any = None) -> Ruleset:
-    """The compat file ``name`` (or ``data``) read by the ruleset's models, without the import
+    """The ruleset ``name`` (or ``data``) read by the ruleset's models, without the import
     checks, so a test may hand the sheet a file the import would refuse."""
     return Ruleset.model_validate(data if data is not None else raw(name))
 

@@ -27,23 +27,23 @@ def problems_after(name: str, change: Callable[[Any], None]) -> list[str]:
 
 
 @pytest.mark.parametrize(("name", "change", "path"), [
-    ("gravewatch", lambda d: d["sheet"]["skills"][0].update(section="cellar"),
+    ("cinder-watch", lambda d: d["sheet"]["skills"][0].update(section="cellar"),
      "$.sheet.skills[0].section"),  # SHEET-IMPORT-05
-    ("gravewatch", lambda d: d["sheet"]["skills"][1].update(ability="luck"),
+    ("cinder-watch", lambda d: d["sheet"]["skills"][1].update(ability="luck"),
      "$.sheet.skills[1].ability"),  # SHEET-IMPORT-06
-    ("gravewatch", lambda d: d["sheet"]["skills"].append(dict(d["sheet"]["skills"][0])),
+    ("cinder-watch", lambda d: d["sheet"]["skills"].append(dict(d["sheet"]["skills"][0])),
      "$.sheet.skills[6].id"),  # SHEET-IMPORT-03
     ("gravewatch", lambda d: d["sheet"]["derived"][1]["of"].append({"derived": "harm_left"}),
      "$.sheet.derived[1].of[3]"),  # SHEET-IMPORT-10
     ("gravewatch", lambda d: d["sheet"]["live"]["pools"][0].update(max={"derived": "harm_left"}),
      "$.sheet.live.pools[0].max"),  # SHEET-IMPORT-13
-    ("gravewatch", lambda d: d["sheet"]["skills"][4].update(cap={"skillMod": "ward"}),
+    ("cinder-watch", lambda d: d["sheet"]["skills"][4].update(cap={"skillMod": "douse"}),
      "$.sheet.skills[4].cap"),  # SHEET-IMPORT-14
-    ("ember", lambda d: d["sheet"]["skills"][0].update(untrained="harder"),
+    ("lantern-and-ledger", lambda d: d["sheet"]["skills"][0].update(untrained="harder"),
      "$.sheet.skills[0].untrained"),  # SHEET-IMPORT-15
     ("ember", lambda d: d["sheet"]["lists"][2]["pools"].update(maxColumn="name"),
      "$.sheet.lists[2].pools.maxColumn"),  # SHEET-IMPORT-16
-    ("gravewatch", lambda d: d["sheet"]["live"]["tracks"][0].update(max=5),
+    ("cinder-watch", lambda d: d["sheet"]["live"]["tracks"][0].update(max=5),
      "$.sheet.live.tracks[0].max"),  # SHEET-IMPORT-17
     ("ember", lambda d: d["sheet"]["live"]["tracks"][1].pop("onFull"),
      "$.sheet.live.tracks[1].onFull"),  # SHEET-IMPORT-17 (Reading)

@@ -21,18 +21,17 @@ from middleware.sheet.party import read_party
 from middleware.sheet.rules_view import sheet_rules
 from middleware.state import Build, Live
 from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_json
-from tests.rulesets import by_ids, entry
-from tests.sheet.audit_helpers import FILES, Raw, built, changed, member, rules, view
+from tests.rulesets import by_ids, entry, raw_json
+from tests.sheet.audit_helpers import Raw, built, changed, member, rules, view
 from tests.sheet.sheet_helpers import BRAM
 
 Change = Callable[[Raw], object]
 
 
 def refused(name: str, change: Change) -> list[str]:
-    """The JSON paths ``validate`` reports for a compat file with ``change`` applied (catalog
-    entries named by id)."""
-    data = compat_json(FILES[name])
+    """The JSON paths ``validate`` reports for a ruleset with ``change`` applied (catalog entries
+    named by id)."""
+    data = raw_json(name)
     change(data)
     return [by_ids(data, p.path) for p in validate_ruleset(data)]
 
@@ -59,7 +58,7 @@ def test_only_version_is_required() -> None:
 def test_version_is_a_whole_number_from_one(version: Any) -> None:
     """SHEET-FILE-02: a sheet without a whole ``version`` >= 1 is refused."""
     assert ["$.sheet.version"] == refused(
-        "gravewatch", lambda d: sheet(d).update(version=version) if version is not None
+        "cinder-watch", lambda d: sheet(d).update(version=version) if version is not None
         else sheet(d).pop("version"))
 
 
@@ -81,7 +80,7 @@ def test_a_build_is_read_whatever_its_v() -> None:
 ])
 def test_ids_are_lowercase_words(change: Change, path: str) -> None:
     """SHEET-FILE-03, SHEET-IMPORT-02: ids match ``^[a-z][a-z0-9_]*$``, at most 40 characters."""
-    assert [path] == refused("gravewatch", change)
+    assert [path] == refused("cinder-watch", change)
 
 
 @pytest.mark.parametrize(("change", "path"), [
@@ -91,7 +90,7 @@ def test_ids_are_lowercase_words(change: Change, path: str) -> None:
 ])
 def test_labels_are_prompt_safe(change: Change, path: str) -> None:
     """SHEET-IMPORT-02: a label with brackets or braces, or a ``short`` over 8, is refused."""
-    assert [path] == refused("gravewatch", change)
+    assert [path] == refused("cinder-watch", change)
 
 
 def rename_level(d: Raw) -> None:
@@ -132,22 +131,24 @@ def more_abilities(d: Raw) -> None:
 ])
 def test_size_limits(change: Change, path: str) -> None:
     """SHEET-FILE-07, SHEET-ADJ-01, SHEET-LIVE-11: 21 abilities, 9 adjust entries, a state with one
-    value are refused."""
-    assert [path] == refused("gravewatch", change)
+    value are refused (on Lantern and Ledger, which has an adjust entry and a lamp state)."""
+    assert [path] == refused("lantern-and-ledger", change)
 
 
 # --- SHEET-IMPORT: what else a file may not say ------------------------------------------------
 
 
 @pytest.mark.parametrize(("name", "change", "path"), [
-    ("gravewatch", lambda d: sheet(d)["abilities"][0].update(min=6), "$.sheet.abilities[0]"),
-    ("gravewatch", lambda d: sheet(d)["abilities"][0].update(default=9), "$.sheet.abilities[0]"),
+    ("cinder-watch", lambda d: sheet(d)["abilities"][0].update(min=6), "$.sheet.abilities[0]"),
+    ("cinder-watch", lambda d: sheet(d)["abilities"][0].update(default=9),
+     "$.sheet.abilities[0]"),
     ("gravewatch", lambda d: sheet(d)["fields"][2].update(default=9), "$.sheet.fields[2]"),
     ("gravewatch", lambda d: sheet(d)["fields"][1].update(values=["dusk", "dusk", "dawn"]),
      "$.sheet.fields[1]"),
     ("gravewatch", lambda d: sheet(d)["fields"][1].update(default="noon"), "$.sheet.fields[1]"),
-    ("gravewatch", lambda d: sheet(d)["fields"][0].update(default="x" * 61), "$.sheet.fields[0]"),
-    ("gravewatch", lambda d: sheet(d).update(bonusRange={"min": 3, "max": 0}),
+    ("cinder-watch", lambda d: sheet(d)["fields"][0].update(default="x" * 61),
+     "$.sheet.fields[0]"),
+    ("cinder-watch", lambda d: sheet(d).update(bonusRange={"min": 3, "max": 0}),
      "$.sheet.bonusRange"),
 ])
 def test_ranges_defaults_and_enums(name: str, change: Change, path: str) -> None:
@@ -158,14 +159,14 @@ def test_ranges_defaults_and_enums(name: str, change: Change, path: str) -> None
 
 
 @pytest.mark.parametrize(("name", "change", "path"), [
-    ("gravewatch", lambda d: sheet(d)["derived"][1]["of"].append({"field": "nope"}),
-     "$.sheet.derived[1].of[3]"),
-    ("gravewatch", lambda d: sheet(d)["derived"][1]["of"].append({"field": "watch"}),
-     "$.sheet.derived[1].of[3]"),
+    ("cinder-watch", lambda d: sheet(d)["derived"][0]["of"].append({"field": "nope"}),
+     "$.sheet.derived[0].of[2]"),
+    ("cinder-watch", lambda d: sheet(d)["derived"][0]["of"].append({"field": "station"}),
+     "$.sheet.derived[0].of[2]"),
     ("gravewatch", lambda d: sheet(d)["derived"][1]["of"].append(
         {"abilityModFromField": "lantern"}), "$.sheet.derived[1].of[3]"),
-    ("gravewatch", lambda d: sheet(d)["derived"][2]["of"].append({"skillMod": "juggle"}),
-     "$.sheet.derived[2].of[1]"),
+    ("cinder-watch", lambda d: sheet(d)["derived"][0]["of"].append({"skillMod": "juggle"}),
+     "$.sheet.derived[0].of[2]"),
     ("ember", lambda d: sheet(d)["derived"][2]["of"].append({"livePool": "tricks"}),
      "$.sheet.derived[2].of[1]"),
     ("ember", lambda d: sheet(d)["derived"][2]["of"].append(
@@ -217,15 +218,15 @@ def test_an_out_of_range_equals_is_accepted() -> None:
 ])
 def test_states(change: Change, path: str) -> None:
     """SHEET-IMPORT-20, SHEET-LIVE-11: a value with ``"``, a default not among the values,
-    duplicate values, a valueLabels key that is not a value."""
-    assert [path] == refused("gravewatch", change)
+    duplicate values, a valueLabels key that is not a value (Lantern and Ledger's lamp)."""
+    assert [path] == refused("lantern-and-ledger", change)
 
 
 def test_spend_pool_must_exist_and_start_full() -> None:
     """SHEET-IMPORT-23: ``resolution.spend`` naming no pool, or a pool that starts empty."""
     assert (["$.resolution.spend[0].pool"], ["$.resolution.spend[0].pool"]) == (
-        refused("gravewatch", lambda d: d["resolution"]["spend"][0].update(pool="grit")),
-        refused("gravewatch", lambda d: sheet(d)["live"]["pools"][0].update(start="empty")))
+        refused("cinder-watch", lambda d: d["resolution"]["spend"][0].update(pool="grit")),
+        refused("cinder-watch", lambda d: sheet(d)["live"]["pools"][0].update(start="empty")))
 
 
 def test_catalog_rows_must_fit_their_list() -> None:
@@ -235,36 +236,39 @@ def test_catalog_rows_must_fit_their_list() -> None:
     assert ["<charms/steady-hand>.rows[0].colour"] == refused("gravewatch", colour)
 
 
-@pytest.mark.parametrize(("change", "path"), [
-    (lambda d: sheet(d)["derived"][0].update(id="watch"), "$.sheet.derived[0].id"),
-    (lambda d: sheet(d)["lists"][0]["columns"][1].update(id="name"),
+@pytest.mark.parametrize(("name", "change", "path"), [
+    ("cinder-watch", lambda d: sheet(d)["derived"][0].update(id="station"),
+     "$.sheet.derived[0].id"),
+    ("gravewatch", lambda d: sheet(d)["lists"][0]["columns"][1].update(id="name"),
      "$.sheet.lists[0].columns[1].id"),
-    (lambda d: sheet(d)["saves"][0].update(id="ward"), "$.sheet.saves[0].id"),
-    (lambda d: sheet(d)["live"]["pools"][0].update(id="harm"), "$.sheet.live.pools[0].id"),
-    (lambda d: sheet(d)["fields"][0].update(section="cellar"), "$.sheet.fields[0].section"),
+    ("cinder-watch", lambda d: sheet(d)["saves"][0].update(id="douse"), "$.sheet.saves[0].id"),
+    ("cinder-watch", lambda d: sheet(d)["live"]["pools"][0].update(id="scorch"),
+     "$.sheet.live.pools[0].id"),
+    ("cinder-watch", lambda d: sheet(d)["fields"][0].update(section="cellar"),
+     "$.sheet.fields[0].section"),
 ])
-def test_ids_that_may_not_meet(change: Change, path: str) -> None:
+def test_ids_that_may_not_meet(name: str, change: Change, path: str) -> None:
     """SHEET-DRV-01, SHEET-LST-01, SHEET-SKL-01, SHEET-LIVE-01, SHEET-SEC-03: a derived value
     named like a field, two columns of one list, a save named like a skill, a pool named like
     a track, and a section nobody declared are refused."""
-    assert path in refused("gravewatch", change)
+    assert path in refused(name, change)
 
 
 @pytest.mark.parametrize(("name", "change", "path"), [
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0].pop("kinds"),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0].pop("kinds"),
      "$.sheet.live.tracks[0].levels"),
     ("ember", lambda d: sheet(d)["live"]["tracks"][1].update(
         levels=[{"label": "Ok", "penalty": 0}]), "$.sheet.live.tracks[1]"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0]["levels"][2].update(penalty=0),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0]["levels"][2].update(penalty=0),
      "$.sheet.live.tracks[0].levels[2].penalty"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0].update(min=1),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0].update(min=1),
      "$.sheet.live.tracks[0].max"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0]["kinds"][1].update(severity=0),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0]["kinds"][1].update(severity=0),
      "$.sheet.live.tracks[0].kinds"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0]["kinds"][1].update(id="knock"),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0]["kinds"][1].update(id="singe"),
      "$.sheet.live.tracks[0].kinds[1].id"),
-    ("gravewatch", lambda d: sheet(d)["live"]["tracks"][0].update(
-        hideWhen={"field": "watch", "equals": "dawn"}), "$.sheet.live.tracks[0].hideWhen"),
+    ("cinder-watch", lambda d: sheet(d)["live"]["tracks"][0].update(
+        hideWhen={"field": "station", "equals": "gate"}), "$.sheet.live.tracks[0].hideWhen"),
 ])
 def test_wound_tracks(name: str, change: Change, path: str) -> None:
     """SHEET-WND-01/02/03/12: levels without kinds, levels and boxes together, a level kinder

@@ -17,10 +17,10 @@ tag as soon as it has run. An upstream failure in any round ends the stream with
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any
 
 from middleware.engine import Processed
 from middleware.errors import UpstreamError
+from middleware.json_input import JsonObject
 from middleware.proxy.chunks import Envelope, Piece, piece_of
 from middleware.proxy.refusals import upstream_event
 from middleware.proxy.stream import ReplyStream, ending, gm_fields, opened
@@ -36,14 +36,14 @@ Chunks = AsyncGenerator[Read, None]
 
 
 async def tool_answer(turn: ToolTurn, upstream: Upstream, auth: str | None,
-                      store: Store, shown: Callable[[Processed], str]) -> dict[str, Any]:
+                      store: Store, shown: Callable[[Processed], str]) -> JsonObject:
     """The non-streaming answer: every round asked in turn, the candidate stored, the last
     upstream answer with its message's text replaced by the stored candidate (as shown)."""
     while True:
         answer = await upstream.complete(turn.request(), auth)
         turn.add_usage(answer.get("usage"))
         content = content_of(answer)
-        calls = calls_of(answer["choices"][0]["message"])
+        calls = calls_of(_first(answer)[1])
         engine = [c for c in calls if c.name in turn.names]
         client = [c for c in calls if c.name not in turn.names]
         turn.text(content)
@@ -65,10 +65,21 @@ def _goes_on(turn: ToolTurn, content: str, engine: list[ToolCall],
     return not client
 
 
-def _final(answer: dict[str, Any], client: list[ToolCall], done: Processed, shown: str,
-           usage: dict[str, Any] | None) -> dict[str, Any]:
-    choice = dict(answer["choices"][0])
-    message = {k: v for k, v in choice["message"].items() if k != "tool_calls"}
+def _first(answer: JsonObject) -> tuple[JsonObject, JsonObject]:
+    """``choices[0]`` and its message (``content_of`` has read the answer: both are there)."""
+    choices = answer["choices"]
+    first = choices[0] if isinstance(choices, list) else None
+    message = first["message"] if isinstance(first, dict) else None
+    if not isinstance(first, dict) or not isinstance(message, dict):
+        raise UpstreamError("the upstream answer has no choices[0].message")
+    return first, message
+
+
+def _final(answer: JsonObject, client: list[ToolCall], done: Processed, shown: str,
+           usage: JsonObject | None) -> JsonObject:
+    first, written = _first(answer)
+    choice = dict(first)
+    message: JsonObject = {k: v for k, v in written.items() if k != "tool_calls"}
     message["content"] = shown or None
     if client:
         message["tool_calls"] = [c.message() for c in client]
@@ -77,7 +88,7 @@ def _final(answer: dict[str, Any], client: list[ToolCall], done: Processed, show
             **gm_fields(done)}
 
 
-def _finish(finish: Any, client: Sequence[ToolCall]) -> str:
+def _finish(finish: object, client: Sequence[ToolCall]) -> str:
     """The client's calls end the answer with ``tool_calls``; the Engine's own never do."""
     if client:
         return "tool_calls"
@@ -135,7 +146,7 @@ async def _pieces(reads: Chunks) -> AsyncIterator[Piece]:
 
 
 async def _round(turn: ToolTurn, reader: CallReader, chunks: Chunks,
-                 content: list[str]) -> AsyncIterator[tuple[dict[str, Any] | None, str | None]]:
+                 content: list[str]) -> AsyncIterator[tuple[JsonObject | None, str | None]]:
     """One upstream answer read: the delta to pass on for each chunk (its text rewritten, the
     client's calls renumbered, the Engine's calls kept back) and the chunk's finish reason."""
     try:
@@ -143,9 +154,11 @@ async def _round(turn: ToolTurn, reader: CallReader, chunks: Chunks,
             content.append(piece.content)
             text = turn.text(piece.content)
             passed = reader.feed(piece.others.get("tool_calls"))
-            others = {k: v for k, v in piece.others.items() if k != "tool_calls"}
-            delta = {**others, **({"tool_calls": passed} if passed else {}),
-                     **({"content": text} if text else {})}
+            delta: JsonObject = {k: v for k, v in piece.others.items() if k != "tool_calls"}
+            if passed:
+                delta["tool_calls"] = passed
+            if text:
+                delta["content"] = text
             turn.add_usage(piece.usage)
             yield (delta or None), piece.finish
     finally:

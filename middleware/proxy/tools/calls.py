@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import orjson
+from pydantic import JsonValue
 
+from middleware.json_input import JsonObject
 from middleware.proxy.tools.schemas import FLAGS
 from middleware.records import clean_value
 
@@ -32,7 +33,7 @@ class ToolCall:
     name: str
     arguments: str
 
-    def message(self) -> dict[str, Any]:
+    def message(self) -> JsonObject:
         """The call as an assistant message's ``tool_calls`` entry."""
         return {"id": self.id, "type": "function",
                 "function": {"name": self.name, "arguments": self.arguments}}
@@ -43,7 +44,7 @@ class _Building:
     id: str = ""
     name: str = ""
     arguments: list[str] = field(default_factory=list)
-    held: list[dict[str, Any]] = field(default_factory=list)
+    held: list[JsonObject] = field(default_factory=list)
     client_index: int | None = None
 
 
@@ -56,25 +57,25 @@ class CallReader:
         self._calls: dict[int, _Building] = {}
         self._clients = 0
 
-    def feed(self, deltas: Any) -> list[dict[str, Any]]:
+    def feed(self, deltas: object) -> list[JsonValue]:
         """The deltas of client calls to pass on now (renumbered); engine calls are kept back."""
-        out: list[dict[str, Any]] = []
+        out: list[JsonValue] = []
         for delta in deltas if isinstance(deltas, list) else ():
             if isinstance(delta, dict):
                 out.extend(self._one(delta))
         return out
 
-    def _one(self, delta: dict[str, Any]) -> list[dict[str, Any]]:
+    def _one(self, delta: JsonObject) -> list[JsonObject]:
         call = self._calls.setdefault(self._index(delta), _Building())
         written = delta.get("function")
-        function: dict[str, Any] = written if isinstance(written, dict) else {}
-        if isinstance(delta.get("id"), str) and not call.id:
-            call.id = delta["id"]
+        function: JsonObject = written if isinstance(written, dict) else {}
+        if isinstance(given := delta.get("id"), str) and not call.id:
+            call.id = given
         name = function.get("name")
         if isinstance(name, str) and name and name != call.name:
             call.name += name
-        if isinstance(function.get("arguments"), str):
-            call.arguments.append(function["arguments"])
+        if isinstance(arguments := function.get("arguments"), str):
+            call.arguments.append(arguments)
         call.held.append(delta)
         if not call.name or call.name in self._engine:
             return []
@@ -83,7 +84,7 @@ class CallReader:
         held, call.held = call.held, []
         return [{**d, "index": call.client_index} for d in held]
 
-    def _index(self, delta: dict[str, Any]) -> int:
+    def _index(self, delta: JsonObject) -> int:
         """The delta's ``index``; a server that sends none (whole calls, one per chunk) gets a
         new one for each new ``id``, so two calls are never merged into one."""
         index = delta.get("index")
@@ -91,8 +92,9 @@ class CallReader:
             return index
         last = max(self._calls, default=0)
         known = self._calls.get(last)
-        new_id = isinstance(delta.get("id"), str) and known is not None and bool(known.id) \
-            and delta["id"] != known.id
+        given = delta.get("id")
+        new_id = isinstance(given, str) and known is not None and bool(known.id) \
+            and given != known.id
         return last + 1 if new_id else last
 
     def engine_calls(self) -> list[ToolCall]:
@@ -106,30 +108,33 @@ class CallReader:
                 for i, c in sorted(self._calls.items())]
 
 
-def calls_of(message: Mapping[str, Any]) -> list[ToolCall]:
+def calls_of(message: Mapping[str, JsonValue]) -> list[ToolCall]:
     """The calls of a non-streaming answer's message (entries of the wrong shape are skipped)."""
     listed = message.get("tool_calls")
     calls = []
     for i, entry in enumerate(listed if isinstance(listed, list) else ()):
-        function = entry.get("function") if isinstance(entry, dict) else None
-        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        if not isinstance(entry, dict):
             continue
-        arguments = function.get("arguments")
-        calls.append(ToolCall(entry["id"] if isinstance(entry.get("id"), str) else f"call_gm_{i}",
-                              function["name"], arguments if isinstance(arguments, str) else ""))
+        function = entry.get("function")
+        name = function.get("name") if isinstance(function, dict) else None
+        if not isinstance(function, dict) or not isinstance(name, str):
+            continue
+        given, arguments = entry.get("id"), function.get("arguments")
+        calls.append(ToolCall(given if isinstance(given, str) else f"call_gm_{i}",
+                              name, arguments if isinstance(arguments, str) else ""))
     return calls
 
 
-def arguments_of(call: ToolCall) -> dict[str, Any]:
+def arguments_of(call: ToolCall) -> JsonObject:
     """The call's arguments as an object ({} when they are not a JSON object)."""
     try:
-        value = orjson.loads(call.arguments) if call.arguments.strip() else {}
+        value: JsonValue = orjson.loads(call.arguments) if call.arguments.strip() else {}
     except orjson.JSONDecodeError:
         return {}
     return value if isinstance(value, dict) else {}
 
 
-def tag_text(call: ToolCall, parameters: Mapping[str, Any]) -> str:
+def tag_text(call: ToolCall, parameters: Mapping[str, object]) -> str:
     """``call`` as the tag it stands for, its attributes in the order its function lists them."""
     given = {str(k).lower(): v for k, v in arguments_of(call).items()}
     flags = FLAGS.get(call.name, ())
@@ -143,7 +148,7 @@ def tag_text(call: ToolCall, parameters: Mapping[str, Any]) -> str:
     return f"[{call.name}: {' '.join(attrs)}]"
 
 
-def _written(value: Any) -> str | None:
+def _written(value: JsonValue) -> str | None:
     """An argument's value as an attribute value, or None when it says nothing."""
     if isinstance(value, bool):
         return "true" if value else None

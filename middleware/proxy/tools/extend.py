@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from middleware.engine import Processed
+from middleware.json_input import JsonObject
 from middleware.logs import get_logger
 from middleware.paths import continue_seed, extend, extender
 from middleware.proxy.chunks import Envelope
@@ -26,7 +27,7 @@ from middleware.proxy.upstream import Upstream
 from middleware.records import Record
 
 
-async def tool_continue(tree: ChatTree, upstream: Upstream, body: dict[str, object],
+async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
                         at: ContinueAt, envelope: Envelope, headers: Mapping[str, str],
                         offered: Sequence[Schema], stream: bool) -> Response:
     """The answer to a Continue of ``at.candidate`` in tool mode, streamed or not."""

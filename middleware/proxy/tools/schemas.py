@@ -15,18 +15,21 @@ on every turn (providers' prompt caches hit).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Final
 
 from middleware.cache import IdentityCache
 from middleware.gm_view.rules_items import inventory_actions
 from middleware.items.loot import loot_tables
+from middleware.json_input import JsonObject
 from middleware.resolve.market.day import market_of
 from middleware.resolve.sheet import OPS
 from middleware.rules.layers import ladder_of
-from middleware.rules.resolution import DiceHighest, DicePool, DiceSum, RollAgainst, SymbolPool
+from middleware.rules.resolution import AnyResolution, DiceHighest, DicePool, DiceSum, RollAgainst, SymbolPool
 from middleware.rules.ruleset import Ruleset
 
-Schema = dict[str, Any]
+Schema = JsonObject
+"""A JSON Schema object as sent upstream: a ``tools`` entry, a map of properties, or one property."""
 
 ENGINE_TOOLS: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
 """The functions the Engine answers itself, named as the tags they stand for."""
@@ -61,9 +64,9 @@ def _tool(name: str, what: str, properties: Schema, required: list[str]) -> Sche
                                         "additionalProperties": False}}}
 
 
-def _text(description: str, choices: list[str] | None = None) -> Schema:
-    found = {"type": "string", "description": description}
-    return {**found, "enum": choices} if choices else found
+def _text(description: str, choices: Sequence[str] | None = None) -> Schema:
+    found: Schema = {"type": "string", "description": description}
+    return {**found, "enum": [*choices]} if choices else found
 
 
 def _number(description: str, low: int | None = None, high: int | None = None) -> Schema:
@@ -105,7 +108,7 @@ def _check(ruleset: Ruleset, layers: tuple[str, ...]) -> Schema:
     return found
 
 
-def _kind_attributes(res: Any) -> Schema:
+def _kind_attributes(res: AnyResolution) -> Schema:
     """Only the attributes this resolution kind and its keys read (as the rules block says)."""
     found: Schema = {}
     if isinstance(res, DiceSum) and res.advantage:
@@ -146,12 +149,13 @@ def _symbol_attributes(res: SymbolPool) -> Schema:
 
 def _inventory(ruleset: Ruleset) -> Schema:
     market = market_of(ruleset)
-    found: Schema = {"action": _text("what happens", inventory_actions(ruleset)),
+    actions = inventory_actions(ruleset)  # never empty: the bag's own add, remove, give
+    found: Schema = {"action": _text("what happens", actions),
                      "item": _text("the item, by name"),
                      "count": _number("how many (default 1)", 1),
                      "who": _text("whose bag (default: the player)"),
                      "to": _text("who receives it (give)")}
-    if "pay" in found["action"]["enum"]:
+    if "pay" in actions:
         found["amount"] = _text('money paid or earned (pay, earn), e.g. "3 shillings"')
     if market is not None:
         found["level"] = _text("the price level of a purchase", [p.id for p in market.prices])

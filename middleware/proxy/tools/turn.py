@@ -24,10 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 import orjson
+from pydantic import JsonValue
 
+from middleware.json_input import JsonObject
 from middleware.parse import parse
 from middleware.pipeline import ResolvedReply
 from middleware.proxy.tools.calls import ToolCall, tag_text
@@ -74,16 +76,16 @@ class ToolTurn:
     """One turn's loop: the client's request (the GM's view in it), the Engine's functions, the
     preview of the candidate, the reply being built and what the upstream has been told since."""
 
-    body: dict[str, Any]
+    body: JsonObject
     offered: Sequence[Schema]
     preview: Preview
     reply: Reply
     rounds: int = 0
     calls: int = 0
     notes: list[Record] = field(default_factory=list)
-    usage: dict[str, Any] | None = None
-    parameters: dict[str, Any] = field(init=False)
-    _added: list[dict[str, Any]] = field(default_factory=list)
+    usage: JsonObject | None = None
+    parameters: dict[str, Schema] = field(init=False)
+    _added: list[JsonValue] = field(default_factory=list)
     _after_call: bool = False
     _tags: int = 0
 
@@ -91,8 +93,7 @@ class ToolTurn:
         client = {_name(t) for t in _client_tools(self.body)}
         # A function the client declared under one of our names is the client's: ours is not sent.
         self.offered = [t for t in self.offered if _name(t) not in client]
-        self.parameters = {_name(t): t["function"]["parameters"]["properties"]
-                           for t in self.offered}
+        self.parameters = {_name(t): _properties(t) for t in self.offered}
 
     @property
     def names(self) -> frozenset[str]:
@@ -104,12 +105,13 @@ class ToolTurn:
         """Whether the request just sent was the last one this turn may send."""
         return self.rounds >= MAX_ROUNDS
 
-    def request(self) -> dict[str, Any]:
+    def request(self) -> JsonObject:
         """The next upstream request: the client's, our functions added to its own, and every
         call and answer of this turn so far; the last one allowed asks for narration only."""
         self.rounds += 1
-        tools = [*_client_tools(self.body), *self.offered]
-        body = {**self.body, "messages": [*self.body["messages"], *self._added], "tools": tools}
+        tools: list[JsonValue] = [*_client_tools(self.body), *self.offered]
+        body: JsonObject = {**self.body, "messages": [*_messages(self.body), *self._added],
+                            "tools": tools}
         return {**body, "tool_choice": "none"} if self.last else body
 
     def text(self, piece: str) -> str:
@@ -121,7 +123,7 @@ class ToolTurn:
         self._after_call = False
         return self.reply.feed(piece)
 
-    def add_usage(self, usage: Any) -> None:
+    def add_usage(self, usage: object) -> None:
         """Sum the token counts of every request of the turn (the client is told the total)."""
         if isinstance(usage, dict):
             self.usage = summed(self.usage, usage)
@@ -142,10 +144,10 @@ class ToolTurn:
             self.notes.append(_note("too-many-calls", f"The model called the Engine's functions "
                                     f"more than {MAX_CALLS} times this turn; the calls past "
                                     f"{MAX_CALLS} were not run."))
-        self._added += [{"role": "assistant", "content": content or None,
-                         "tool_calls": [c.message() for c in calls]},
-                        *({"role": "tool", "tool_call_id": c.id, "content": r}
-                          for c, r in zip(calls, results, strict=True))]
+        self._added.append({"role": "assistant", "content": content or None,
+                            "tool_calls": [c.message() for c in calls]})
+        self._added.extend({"role": "tool", "tool_call_id": c.id, "content": r}
+                           for c, r in zip(calls, results, strict=True))
         self._after_call = True
         return "".join(sent)
 
@@ -171,16 +173,30 @@ class ToolTurn:
         return shown, _result(record.status, resolved, record.feedback or "", record.reason)
 
 
-def _client_tools(body: dict[str, Any]) -> list[dict[str, Any]]:
+def _messages(body: JsonObject) -> list[JsonValue]:
+    """The client's messages (``chat.read_request`` has checked they are a list)."""
+    listed = body["messages"]
+    return listed if isinstance(listed, list) else []
+
+
+def _client_tools(body: JsonObject) -> list[JsonObject]:
     """The functions the client declared (a ``tools`` that is no list declares none)."""
     listed = body.get("tools")
     return [t for t in listed if isinstance(t, dict)] if isinstance(listed, list) else []
 
 
-def _name(tool: dict[str, Any]) -> str:
+def _name(tool: JsonObject) -> str:
     function = tool.get("function")
     name = function.get("name") if isinstance(function, dict) else None
     return name if isinstance(name, str) else ""
+
+
+def _properties(tool: Schema) -> Schema:
+    """The parameters an offered function lists (``schemas`` writes every one with some)."""
+    function = tool["function"]
+    parameters = function["parameters"] if isinstance(function, dict) else None
+    properties = parameters["properties"] if isinstance(parameters, dict) else None
+    return properties if isinstance(properties, dict) else {}
 
 
 def _result(status: str, resolved: str, feedback: str, reason: str | None = None) -> str:
@@ -199,12 +215,12 @@ def _note(reason: str, feedback: str) -> Record:
     return Record(tag="tools", status="refused", reason=reason, feedback=feedback)
 
 
-def summed(total: dict[str, Any] | None, usage: dict[str, Any]) -> dict[str, Any]:
+def summed(total: JsonObject | None, usage: JsonObject) -> JsonObject:
     """Two ``usage`` objects added: integer counts summed, anything else the latest's."""
     if total is None:
         return dict(usage)
     out = {**total, **usage}
     for key, value in usage.items():
-        if isinstance(value, int) and isinstance(total.get(key), int):
-            out[key] = total[key] + value
+        if isinstance(value, int) and isinstance(before := total.get(key), int):
+            out[key] = before + value
     return out

@@ -169,8 +169,9 @@ def _name_column(ruleset: Ruleset, sheet_list: SheetList) -> str | None:
     """SHEET-LST-05: ``gm.sheetSummary`` ``nameColumn``, else ``pools.nameColumn``, else the
     list's first text column. The ``gm`` block is kept whole as the file's JSON."""
     gm = ruleset.gm
-    summary = (gm.get("sheetSummary") if gm is not None else None) or {}
-    for shown in summary.get("lists") or ():
+    summary = gm.get("sheetSummary") if gm is not None else None
+    lists = summary.get("lists") if isinstance(summary, dict) else None
+    for shown in lists if isinstance(lists, list) else ():
         if isinstance(shown, dict) and shown.get("list") == sheet_list.id \
                 and isinstance(shown.get("nameColumn"), str):
             return str(shown["nameColumn"])

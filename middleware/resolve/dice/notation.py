@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError
@@ -119,7 +119,7 @@ class _Builder:
             sign = 1
         return Notation(tuple(groups), constant, "".join(parts) or "0", tuple(self.clamped))
 
-    def _dice(self, tree: Tree[Any], sign: int) -> DiceGroup | None:
+    def _dice(self, tree: Tree[Token], sign: int) -> DiceGroup | None:
         tokens = [c for c in tree.children if isinstance(c, Token)]
         count = int(tokens[0]) if tokens[0].type == "INT" else 1
         faces_tree, keep_tree = (next((c for c in tree.children if isinstance(c, Tree)
@@ -151,7 +151,7 @@ class _Builder:
         sides = self._held(int(face), MAX_SIDES, "sides", low=2)
         return None, sides, str(sides)
 
-    def _keep(self, tree: Tree[Any] | None, count: int) -> tuple[str, int] | None:
+    def _keep(self, tree: Tree[Token] | None, count: int) -> tuple[str, int] | None:
         if tree is None:
             return None
         word, number = (str(t) for t in tree.children)

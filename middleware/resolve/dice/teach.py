@@ -6,7 +6,8 @@ ruleset and stays byte-identical from turn to turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from middleware.rules.kinds.dice_sum import DiceSum
 
@@ -35,9 +36,9 @@ def dice_lines(ruleset: Ruleset) -> str:
     return "\n".join(lines)
 
 
-def _first(dice: Any) -> str:
+def _first(dice: Sequence[object]) -> str:
     return str(getattr(dice[0], "label", dice[0])).lower()
 
 
-def _last(dice: Any) -> str:
+def _last(dice: Sequence[object]) -> str:
     return str(getattr(dice[-1], "label", dice[-1])).lower()

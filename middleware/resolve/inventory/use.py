@@ -322,8 +322,8 @@ def _applies(using: Using) -> tuple[Using, list[str]]:
     use = using.item.use
     applies = use.applies if use is not None and isinstance(use.applies, list) else []
     declared = using.ctx.ruleset.sheet.by_id.conditions
-    wanted = [a["condition"] for a in applies
-              if isinstance(a, dict) and a.get("condition") in declared]
+    named = [a.get("condition") for a in applies if isinstance(a, dict)]
+    wanted = [c for c in named if isinstance(c, str) and c in declared]
     if not wanted:
         return using, []
     live = using.character.live

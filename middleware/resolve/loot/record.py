@@ -21,7 +21,7 @@ from middleware.resolve.inventory.record import InventoryRecord
 class Fell(BaseModel):
     """Pieces of one item or coin: its name as the bag shows it, and what it is stored as."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     item: str
     count: int

@@ -6,8 +6,9 @@ Every reader answers a value or a refusal code; nothing here raises for anything
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Protocol, TypeVar
 
 from middleware.character.check import view_for
 from middleware.names import normalize_name
@@ -18,6 +19,7 @@ from middleware.resolve.dice.notation import read_notation
 from middleware.resolve.dice.throw import throw_notation
 from middleware.resolve.sheet.record import SheetRecord, refused
 from middleware.rules.live import Condition, LiveText, State, Track
+from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.sheet.evaluate import SheetView
 from middleware.state import Character, GameState
@@ -55,7 +57,7 @@ class Op:
         return refused(self.op, reason, clean_value(feedback), self.tag.raw,
                        who=self.tag.get("who"), **fields)
 
-    def done(self, feedback: str, **fields: Any) -> SheetRecord:
+    def done(self, feedback: str, **fields: object) -> SheetRecord:
         return SheetRecord.trusted(status="resolved", op=self.op, who=self.tag.get("who"),
                                    feedback=clean_value(feedback), source=self.tag.raw, **fields)
 
@@ -71,7 +73,7 @@ class Amount:
     roll: str | None = None
     rolls: tuple[int, ...] = ()
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self) -> dict[str, object]:
         return {"amount": self.value, "roll": self.roll,
                 "rolls": list(self.rolls) if self.roll else None}
 
@@ -141,7 +143,20 @@ def pool_label(view: SheetView, key: str) -> str:
     return rows[key].name if key in rows else view.ix.pools[key].label
 
 
-def _named(items: Any, name: str) -> Any:
+class _Declared(Protocol):
+    """A declared live thing: an id and a label."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+
+D = TypeVar("D", bound=_Declared)
+
+
+def _named(items: Iterable[D], name: str) -> D | None:
     """The declared thing whose id or label is ``name`` (the id exactly first)."""
     wanted = normalize_name(name)
     listed = list(items)
@@ -151,15 +166,15 @@ def _named(items: Any, name: str) -> Any:
 
 
 def find_track(view: SheetView, name: str) -> Track | None:
-    return _named(view.ix.tracks.values(), name)  # type: ignore[no-any-return]
+    return _named(view.ix.tracks.values(), name)
 
 
 def find_condition(view: SheetView, name: str) -> Condition | None:
-    return _named(view.ix.conditions.values(), name)  # type: ignore[no-any-return]
+    return _named(view.ix.conditions.values(), name)
 
 
 def find_state(view: SheetView, name: str) -> State | None:
-    return _named(view.ix.states.values(), name)  # type: ignore[no-any-return]
+    return _named(view.ix.states.values(), name)
 
 
 def find_text(view: SheetView, name: str | None) -> LiveText | None:
@@ -167,10 +182,10 @@ def find_text(view: SheetView, name: str | None) -> LiveText | None:
     fields = list(view.rules.sheet.live.text)
     if name is None:
         return fields[0] if len(fields) == 1 else None
-    return _named(fields, name)  # type: ignore[no-any-return]
+    return _named(fields, name)
 
 
-def health_target(ruleset: Any) -> tuple[str, str] | None:
+def health_target(ruleset: Ruleset) -> tuple[str, str] | None:
     """What damage and healing land on when the tag names neither: ``combat.health``
     (``("pool", id)`` or ``("track", id)``), else the wound track whose penalty checks read
     (``resolution.penaltyFrom``)."""

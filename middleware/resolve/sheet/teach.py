@@ -7,7 +7,7 @@ to write. It depends only on the ruleset, so a rules block built from it stays b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from middleware.resolve.sheet.read import health_target
 from middleware.rules.live import LiveBlock, Track
@@ -59,7 +59,7 @@ def _pool_lines(live: LiveBlock) -> list[str]:
     return lines
 
 
-def _track_lines(ruleset: Any, live: LiveBlock) -> list[str]:
+def _track_lines(ruleset: Ruleset, live: LiveBlock) -> list[str]:
     lines = []
     for track in live.tracks:
         lines.append(_wound_line(track) if track.wound else
@@ -88,7 +88,7 @@ def _range(track: Track) -> str:
     return f"{track.min} to {top}"
 
 
-def _rest_lines(ruleset: Any) -> list[str]:
+def _rest_lines(ruleset: Ruleset) -> list[str]:
     rests = list(getattr(ruleset, "rests", ()) or ())
     if not rests:
         return []

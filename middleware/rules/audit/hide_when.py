@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
+from pydantic import JsonValue
+
 from middleware.errors import Problem
 from middleware.rules.ruleset import Ruleset
 from middleware.rules.sheet import SheetBlock
@@ -100,15 +102,21 @@ def check_layer_values(ruleset: Ruleset) -> Iterable[Problem]:
     since the thing it hides would flip while the layer is on."""
     compared = dict(_compared(ruleset.sheet))
     for i, layer in enumerate(ruleset.layers):
-        for j, change in enumerate(layer.get("fields") or []):
+        for j, change in enumerate(_listed(layer.get("fields"))):
             if not isinstance(change, dict):
                 continue
             field = str(change.get("id"))
-            for k, value in enumerate(change.get("removeValues") or []):
-                if (field, value) in compared:
+            for k, value in enumerate(_listed(change.get("removeValues"))):
+                if isinstance(value, str | int | float) and (field, value) in compared:
                     yield Problem(f"$.layers[{i}].fields[{j}].removeValues[{k}]",
                                   f"{value!r} of field {field!r} is compared by the hideWhen at "
                                   f"{compared[(field, value)]}")
+
+
+def _listed(value: JsonValue) -> list[JsonValue]:
+    """A layer's list as the file gives it; anything else lists nothing (as ``rules/layers.py``
+    reads it)."""
+    return value if isinstance(value, list) else []
 
 
 def _compared(sheet: SheetBlock) -> Iterator[tuple[tuple[str, Scalar], str]]:

@@ -41,6 +41,7 @@ class Vocab:
     def of(cls, ruleset: Ruleset) -> Vocab:
         block = ruleset.items
         health = ruleset.combat.health if ruleset.combat is not None else None
+        pool = health.get("pool") if isinstance(health, dict) else None
         return cls(
             block=block,
             items={f"{c.id}/{e.id}": e.item for c in ruleset.catalogs if c.holds_items
@@ -48,7 +49,7 @@ class Vocab:
             coins={u.id for f in block.currencies for u in f.units} if block else set(),
             tables={t.id for t in block.loot_tables} if block else set(),
             pools=set(ruleset.sheet.by_id.pools),
-            health_pool=health.get("pool") if isinstance(health, dict) else None,
+            health_pool=pool if isinstance(pool, str) else None,
             ways={w.id for w in block.reveals_fakes} if block else set(),
         )
 

@@ -13,8 +13,7 @@ kept whole (``scaled``, combat) by its ``itemStat`` keys.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
 
 from pydantic import BaseModel, ValidationError
 
@@ -58,7 +57,7 @@ def _scaling(path: str) -> bool:
     return any(f".{key}" in path for key in _SCALING)
 
 
-def _refs(value: Any, path: str) -> Iterator[tuple[str, ValueRef]]:
+def _refs(value: object, path: str) -> Iterator[tuple[str, ValueRef]]:
     """Every value reference below ``value``, with its JSON path (file keys)."""
     if isinstance(value, ValueRef):
         yield path, value
@@ -72,7 +71,7 @@ def _refs(value: Any, path: str) -> Iterator[tuple[str, ValueRef]]:
         yield from _raw_refs(value, path)
 
 
-def _raw_refs(value: dict[Any, Any], path: str) -> Iterator[tuple[str, ValueRef]]:
+def _raw_refs(value: Mapping[object, object], path: str) -> Iterator[tuple[str, ValueRef]]:
     """JSON kept whole: a dict that parses as a reference naming ``itemStat`` or ``derived``."""
     if "itemStat" in value or "derived" in value:
         try:

@@ -19,9 +19,8 @@ The kind checks also run on what each override produces, for the keys it sets (C
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -53,9 +52,7 @@ def check_audit(ruleset: Ruleset) -> Iterator[Problem]:
 def audit_block(res: AnyResolution, ruleset: Ruleset) -> Iterator[Problem]:
     """The kind's never-trigger checks on one resolution (the file's own or an override's)."""
     yield from _rungs(res, res.difficulty_ladder, f"{R}.difficultyLadder", own=True)
-    audit = KIND_AUDITS.get(res.kind)
-    if audit is not None:
-        yield from audit(res, ruleset)
+    yield from _kind_audit(res, ruleset)
 
 
 def _overrides(ruleset: Ruleset) -> Iterator[Problem]:
@@ -126,11 +123,12 @@ def _within(value: int, low: int, high: int, path: str, what: str) -> Iterator[P
         yield Problem(path, f"{value} is outside {low}..{high}, the {what}")
 
 
-_LADDER_SHAPES: dict[str, Any] = {
+_LADDER_SHAPES: dict[str, object] = {
     "dice-sum": list[DcRung], "dice-pool": list[PoolRung], "dice-highest": list[DcRung],
     "roll-against": list[AgainstRung], "symbol-pool": list[DcRung],
 }
-"""The ladder shape of each kind: a layer swaps the ladder in the shape of the ruleset's kind."""
+"""The ladder shape (a type form) of each kind: a layer swaps the ladder in the shape of the
+ruleset's kind."""
 
 
 @cache
@@ -230,14 +228,18 @@ def _symbol(res: SymbolPool, ruleset: Ruleset) -> Iterator[Problem]:
                                          "(CHK-SYM-14/15)")
 
 
-KIND_AUDITS: dict[str, Callable[[Any, Ruleset], Iterator[Problem]]] = {
-    "dice-pool": _pool,
-    "dice-highest": _highest,
-    "roll-against": _against,
-    "symbol-pool": _symbol,
-}
-"""The never-trigger checks of each kind beyond its audit in ``rules/kinds/`` (dice-sum has
-none left)."""
+def _kind_audit(res: AnyResolution, ruleset: Ruleset) -> Iterator[Problem]:
+    """The never-trigger checks of each kind beyond its audit in ``rules/kinds/`` (dice-sum has
+    none left)."""
+    match res:
+        case DicePool():
+            yield from _pool(res, ruleset)
+        case DiceHighest():
+            yield from _highest(res, ruleset)
+        case RollAgainst():
+            yield from _against(res, ruleset)
+        case SymbolPool():
+            yield from _symbol(res, ruleset)
 
 
 # --- charms (CHK-CHARM-05/06, CHK-IMPORT-08/12/45) -------------------------------------------

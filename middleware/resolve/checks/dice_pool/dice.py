@@ -3,7 +3,8 @@
 A ``Table`` says, for every face of the die, what it adds to the quantity being counted (the
 ``delta``: successes − cancels for the main distribution, a low face for ``halfOrMore``, nothing
 for a bare probability), whether it explodes, and its weight (0 leaves the face out: "every die
-shows a blank face"). A distribution is a list of whole-number ways over a ``Frame`` of keys.
+shows a blank face"). A distribution is whole-number ways over a ``Frame`` of keys, packed into
+one number (``packed.py``).
 The starting dice are kept apart by how many of them explode (``start_of``) because that is how
 many extra dice they owe (``general_mass`` walks those). The re-roll of CHK-POOL-14 changes only
 the starting dice; ``until`` honours the stop after ``MAX_REROLLS`` re-throws in one check.
@@ -16,12 +17,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
+from middleware.resolve.checks.dice_pool.packed import Kernel, Packing, big
 from middleware.resolve.checks.dice_pool.rules import MAX_REROLLS, PoolCheck, face_table
 
-Kernel = tuple[tuple[int, int], ...]
-"""(delta, ways) pairs: what one die adds, and in how many ways."""
-
-Start = dict[int, list[int]]
+Start = dict[int, int]
 """Ways of the starting dice keyed by how many exploded (extra dice owed)."""
 
 
@@ -84,44 +83,35 @@ def faces_of(check: PoolCheck) -> Faces:
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """Keys ``low .. low + size − 1`` of a distribution held as a list."""
+    """Keys ``low .. low + size − 1`` of a distribution packed ``width`` bits a key (``packed``)."""
 
     low: int
     size: int
+    width: int
 
     @classmethod
-    def around(cls, table: Table, dice: int) -> Frame:
+    def around(cls, table: Table, dice: int, width: int) -> Frame:
         """Room for any total of up to ``dice`` dice of ``table``."""
         deltas = [d for d, _, _ in table.faces]
         low, high = min(0, *deltas) * dice, max(0, *deltas) * dice
-        return cls(low=low, size=high - low + 1)
+        return cls(low=low, size=high - low + 1, width=width)
 
-    def unit(self) -> list[int]:
+    def unit(self) -> int:
         """One way to have counted nothing."""
-        vector = [0] * self.size
-        vector[-self.low] = 1
-        return vector
+        return big(1) << (self.width * -self.low)
 
-    def window(self, kernel: Kernel, dice: int) -> tuple[int, int]:
-        """The slice where ``dice`` dice of ``kernel`` can land."""
-        deltas = [d for d, _ in kernel] or [0]
-        return min(deltas) * dice - self.low, max(deltas) * dice - self.low + 1
-
-    def as_dict(self, vector: list[int]) -> dict[int, int]:
+    def as_dict(self, number: int) -> dict[int, int]:
+        """The ways on each key of a packed distribution, the empty keys left out."""
+        vector = Packing(self.width).unpack(number, self.size)
         return {self.low + i: n for i, n in enumerate(vector) if n}
 
 
-def convolve(vector: list[int], kernel: Kernel) -> list[int]:
-    """One more die: every key moved by each delta, times its ways (mass stays in the frame)."""
-    size = len(vector)
-    out = [0] * size
+def convolve(vector: int, kernel: Kernel, width: int) -> int:
+    """One more die: every key moved by each delta, times its ways (mass stays in the frame, so
+    the keys a negative delta shifts out below the frame are empty)."""
+    out = big(0)
     for delta, ways in kernel:
-        if delta >= 0:
-            out[delta:] = [o + ways * v for o, v in zip(out[delta:], vector[:size - delta],
-                                                        strict=True)]
-        else:
-            out[:size + delta] = [o + ways * v for o, v in zip(out[:size + delta],
-                                                               vector[-delta:], strict=True)]
+        out += ways * (vector << (width * delta) if delta >= 0 else vector >> (width * -delta))
     return out
 
 
@@ -132,43 +122,61 @@ def plain_start(groups: tuple[tuple[int, Table, tuple[int, ...] | None], ...],
     for count, table, weights in groups:
         boom, calm = table.split(weights)
         for _ in range(count):
-            state = _one_more(state, boom, calm, size=frame.size)
+            state = _one_more(state, boom, calm, frame.width)
     return state
 
 
-def _one_more(state: Start, boom: Kernel, calm: Kernel, size: int) -> Start:
+def _one_more(state: Start, boom: Kernel, calm: Kernel, width: int) -> Start:
     out: Start = {}
     for owed, vector in state.items():
         for key, kernel in ((owed + 1, boom), (owed, calm)):
             if kernel:
-                moved = convolve(vector, kernel)
-                old = out.get(key)
-                out[key] = moved if old is None else [a + b for a, b in zip(old, moved,
-                                                                            strict=True)]
+                moved = convolve(vector, kernel, width)
+                out[key] = out[key] + moved if key in out else moved
     return out
+
+
+def start_whole(check: PoolCheck) -> int:
+    """The denominator of the starting dice's ways after the re-roll (``start_of``)."""
+    s, n, rule = check.sides, check.dice, check.reroll
+    whole: int = s ** n  # int ** int is typed Any (negative powers)
+    if rule is None:
+        return whole
+    if rule.mode == "once":
+        return whole * whole
+    until: int = whole * s ** MAX_REROLLS * rule.up_to ** n * (s - rule.up_to) ** n
+    return until
 
 
 def start_of(check: PoolCheck, table: Table, frame: Frame) -> tuple[Start, int]:
     """The starting dice after the re-roll (CHK-POOL-14), and the denominator of their ways."""
     s, n, rule = check.sides, check.dice, check.reroll
     if rule is None:
-        return plain_start(((n, table, None),), frame), s ** n
+        return plain_start(((n, table, None),), frame), start_whole(check)
     u = rule.up_to
     if rule.mode == "once":
-        # A face f is kept straight (f > u: s ways of s²) or comes as the new face (u ways).
-        weights = tuple(s * (f > u) + u for f in range(1, s + 1))
-        return plain_start(((n, table, weights),), frame), s ** (2 * n)
-    low = table.only(tuple(f <= u for f in range(1, s + 1)))
-    high = table.only(tuple(f > u for f in range(1, s + 1)))
-    state: Start = {}
-    for j, ways in enumerate(until_low_dice(n, u, s, MAX_REROLLS)):
-        if ways:
-            scale = ways * u ** (n - j) * (s - u) ** j
-            part = plain_start(((j, low, None), (n - j, high, None)), frame)
-            for owed, vector in part.items():
-                old = state.get(owed, [0] * frame.size)
-                state[owed] = [a + scale * b for a, b in zip(old, vector, strict=True)]
-    return state, s ** (n + MAX_REROLLS) * u ** n * (s - u) ** n
+        return plain_start(((n, table, once_weights(s, u)),), frame), start_whole(check)
+    low = table.only(tuple(f <= u for f in range(1, s + 1))).split()
+    high = table.only(tuple(f > u for f in range(1, s + 1))).split()
+    scales = [ways * u ** (n - j) * (s - u) ** j
+              for j, ways in enumerate(until_low_dice(n, u, s, MAX_REROLLS))]
+    # Σ_j scale_j·Low^j·High^(n−j), Horner-wise: one low die more on the sum so far, then the
+    # next power of the high dice added (n steps, not a whole pool per j).
+    state: Start = {0: scales[n] * frame.unit()}
+    high_power: Start = {0: frame.unit()}
+    for j in range(n - 1, -1, -1):
+        state = _one_more(state, *low, frame.width)
+        high_power = _one_more(high_power, *high, frame.width)
+        for owed, vector in high_power.items():
+            state[owed] = state.get(owed, 0) + scales[j] * vector
+    return state, start_whole(check)
+
+
+def once_weights(sides: int, up_to: int) -> tuple[int, ...]:
+    """CHK-POOL-14 ``once``: the ways (of ``sides²``) each face ends a starting die: a face above
+    ``up_to`` comes straight (``sides`` ways) or as the new face (``up_to`` ways), a lower one only
+    as the new face."""
+    return tuple(sides * (f > up_to) + up_to for f in range(1, sides + 1))
 
 
 @lru_cache(maxsize=128)
@@ -195,20 +203,19 @@ def until_low_dice(dice: int, up_to: int, sides: int, budget: int) -> tuple[int,
 
 
 def general_mass(start: Start, whole: int, table: Table, frame: Frame, sides: int,
-                 cap: int) -> tuple[list[int], int]:
+                 cap: int) -> tuple[int, int]:
     """CHK-POOL-07: the extra dice, one throw at a time, each owed die paid by one throw and an
     exploding throw owing one more, until nothing is owed or ``cap`` extra dice were thrown."""
     boom, calm = table.split()
-    done = [0] * frame.size
+    done = big(0)
     state = start
     for thrown in range(cap):
-        scale = sides ** (cap - thrown)
         if 0 in state:
-            done = [a + scale * b for a, b in zip(done, state.pop(0), strict=True)]
+            done += sides ** (cap - thrown) * state.pop(0)
         if not state:
             break
         # One throw pays one owed die; an exploding throw owes one more.
-        state = {owed - 1: v for owed, v in _one_more(state, boom, calm, frame.size).items()}
+        state = {owed - 1: v for owed, v in _one_more(state, boom, calm, frame.width).items()}
     for vector in state.values():
-        done = [a + b for a, b in zip(done, vector, strict=True)]
+        done += vector
     return done, whole * sides ** cap

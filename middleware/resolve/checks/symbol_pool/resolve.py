@@ -21,10 +21,10 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from middleware.character.check import current, view_for
 from middleware.dice import Dice
+from middleware.json_input import JsonObject
 from middleware.names import normalize_name
 from middleware.resolve.checks.changes import marks
 from middleware.resolve.checks.kind import Roll, Rolled, game_rungs
@@ -166,10 +166,10 @@ def encode_details(thrown: SymbolThrow) -> str:
     return base64.urlsafe_b64encode(text).decode().rstrip("=")
 
 
-def decode_details(text: str) -> dict[str, Any]:
+def decode_details(text: str) -> JsonObject:
     """The JSON object ``encode_details`` wrote."""
     padded = text + "=" * (-len(text) % 4)
-    data: dict[str, Any] = json.loads(base64.urlsafe_b64decode(padded))
+    data: JsonObject = json.loads(base64.urlsafe_b64decode(padded))
     return data
 
 

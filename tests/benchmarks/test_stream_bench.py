@@ -1,0 +1,101 @@
+"""Streaming cost: a reply of 1, 5, 16 and 64 tags streamed through ``ReplyStream`` in 4-character
+pieces (about a token each), against one whole-reply resolve of the same reply, side by side.
+
+Run with ``.venv/bin/python -m pytest tests/benchmarks/test_stream_bench.py --benchmark-only
+-p no:cacheprovider -s``. No time is asserted: each size is timed whole and streamed in turn,
+alternating, and the best of the rounds is kept for each; the ratios are printed and kept in
+``extra_info``.
+
+The stream's figure is its own work: every ``feed`` and the ``tail`` (the stored candidate it
+ends on is resolved once beforehand, as the store does whether the reply streamed or not).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from middleware.engine import Engine, Processed
+from middleware.proxy.stream import ReplyStream, priced_at_end
+from middleware.rules.load import load_ruleset
+from middleware.state import Character
+from middleware.stores.memory import MemoryStore
+from tests.conftest import compat_path
+from tests.proxy.conftest import ADA
+
+TAGS = ('[skill_check: skill="Scrap" dc="8"]',
+        '[inventory: action="add" item="Rope" who="Ada"]',
+        "[dice: 2d6+1]",
+        '[skill_check: skill="Sneak" difficulty="Hard" who="Ada"]',
+        '[place: name="Millbrook"]',
+        '[sheet: op="damage" amount="1"]',
+        '[loot: table="x"]',
+        "[skill_check: skill=]")
+PROSE = "The rain drums on the tin roof while the warden counts coins. "
+SIZES = (1, 5, 16, 64)
+ROUNDS = 15
+PIECE = 4
+SEED = 1234
+
+
+def reply_of(tags: int) -> str:
+    """``tags`` tags from ``TAGS`` in turn, with a sentence of prose before each."""
+    return "".join(PROSE + TAGS[n % len(TAGS)] + " " for n in range(tags)) + PROSE
+
+
+def pieces(text: str) -> list[str]:
+    return [text[i:i + PIECE] for i in range(0, len(text), PIECE)]
+
+
+async def _engine() -> Engine:
+    engine = Engine(MemoryStore())
+    rules = load_ruleset(compat_path("ember-roads.json"))
+    await engine.create_game("chat", rules, [ADA, Character(name="Juno")], seed=3)
+    await engine.user("chat", 1, "Go.")
+    return engine
+
+
+def _timed(run: Callable[[], object]) -> float:
+    started = time.process_time()
+    run()
+    return time.process_time() - started
+
+
+def test_streaming_against_one_whole_reply_resolve(benchmark: Any) -> None:
+    figures = benchmark.pedantic(lambda: asyncio.run(_measure()), rounds=1, iterations=1)
+    benchmark.extra_info.update(figures)
+    for tags, ratio in figures["ratios"].items():
+        print(f"\n{tags:>3} tags: whole {figures['whole_ms'][tags]:.2f} ms, "
+              f"streamed {figures['stream_ms'][tags]:.2f} ms, {ratio:.2f}×", end="")
+    print()
+
+
+async def _measure() -> dict[str, Any]:
+    engine = await _engine()
+    waits = priced_at_end(await engine.ruleset("chat"))
+    whole_ms: dict[int, float] = {}
+    stream_ms: dict[int, float] = {}
+    for tags in SIZES:
+        reply = reply_of(tags)
+        preview = await engine.previewer("chat", 1, SEED)
+        done = preview(reply)
+        stored = Processed("chat", 1, 0, SEED, done.text, done.records, done.state)
+        chunks = pieces(reply)
+
+        def streamed(preview: Any = preview, chunks: list[str] = chunks,
+                     stored: Processed = stored) -> str:
+            stream = ReplyStream(preview, waits)
+            sent = "".join([stream.feed(chunk) for chunk in chunks])
+            return sent + stream.tail(stored)
+
+        assert done.text == streamed()
+        whole, flowing = [], []
+        for _ in range(ROUNDS):
+            whole.append(_timed(lambda preview=preview, reply=reply: preview(reply)))
+            flowing.append(_timed(streamed))
+        whole_ms[tags], stream_ms[tags] = min(whole) * 1000, min(flowing) * 1000
+    return {"whole_ms": whole_ms, "stream_ms": stream_ms,
+            "ratios": {tags: stream_ms[tags] / whole_ms[tags] for tags in SIZES}}
+
