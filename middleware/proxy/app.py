@@ -71,6 +71,7 @@ from middleware.proxy.tools.extend import tool_continue
 from middleware.proxy.tools.schemas import Schema
 from middleware.proxy.tree import ChatTree, named_chat, route_headers
 from middleware.proxy.tree import Route as Path
+from middleware.proxy.tree_index import PathIndex
 from middleware.proxy.upstream import Upstream, content_of
 from middleware.records import Record
 from middleware.rewrite import resolved_text
@@ -136,7 +137,7 @@ class _Proxy:
                  options: ServeOptions, inject: InjectConfig) -> None:
         self.engine = engine
         self.inject = inject
-        self.tree = ChatTree(engine)
+        self.tree = ChatTree(engine, PathIndex(options.chats))
         self.upstream = upstream
         self.games = games
         self.options = options

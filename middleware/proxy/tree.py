@@ -55,6 +55,7 @@ class ChatTree:
 
     engine: Engine
     index: PathIndex = field(default_factory=PathIndex)
+    """The stored replies of the chats touched last (``ServeOptions.chats`` of them in ``serve``)."""
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def remember(self, chat: str, turn: int, candidate: int, text: str) -> None:
