@@ -259,19 +259,21 @@ class Engine:
 
     async def game(self, chat: str) -> GameRow:
         """The game as created (a game row never changes, so it is read once per engine)."""
-        if chat not in self._games:
-            self._games[chat] = await self.store.get_game(chat)
-        return self._games[chat]
+        row = self._games.get(chat)  # one look-up: each marks the chat recently used
+        if row is None:
+            row = self._games[chat] = await self.store.get_game(chat)
+        return row
 
     async def ruleset(self, chat: str) -> Ruleset:
         """The game's ruleset, loaded once per engine from the copy stored with the game."""
-        if chat not in self._rulesets:
+        ruleset = self._rulesets.get(chat)
+        if ruleset is None:
             source = (await self.game(chat)).ruleset
             key = _digest(source)
             if key not in self._loaded:
                 self._loaded[key] = load_ruleset(source)
-            self._rulesets[chat] = self._loaded[key]
-        return self._rulesets[chat]
+            ruleset = self._rulesets[chat] = self._loaded[key]
+        return ruleset
 
     async def state_after(self, chat: str, turn: int) -> GameState:
         """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied.

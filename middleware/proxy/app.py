@@ -69,8 +69,9 @@ from middleware.proxy.stream import (
 from middleware.proxy.tools import PlainReply, ToolTurn, engine_tools, tool_answer, tool_events
 from middleware.proxy.tools.extend import tool_continue
 from middleware.proxy.tools.schemas import Schema
-from middleware.proxy.tree import ChatTree, route_headers
+from middleware.proxy.tree import ChatTree, named_chat, route_headers
 from middleware.proxy.tree import Route as Path
+from middleware.proxy.tree_index import PathIndex
 from middleware.proxy.upstream import Upstream, content_of
 from middleware.records import Record
 from middleware.rewrite import resolved_text
@@ -136,7 +137,7 @@ class _Proxy:
                  options: ServeOptions, inject: InjectConfig) -> None:
         self.engine = engine
         self.inject = inject
-        self.tree = ChatTree(engine)
+        self.tree = ChatTree(engine, PathIndex(options.chats))
         self.upstream = upstream
         self.games = games
         self.options = options
@@ -154,7 +155,7 @@ class _Proxy:
             return await self._passed_on(ask, auth)
         identity = self._identity(request)
         if self.options.display == "cards":  # shown replies back as stored, so the tree finds them
-            ask = self.history.known(ask, identity)
+            ask = self.history.known(ask, identity, named_chat(request.headers, ask, identity))
         route = await self.tree.route(request.headers, ask, self._game, identity)
         if self.options.display == "cards":
             ask = await self.history.restored(route.chat, ask)

@@ -6,7 +6,9 @@ and before the kept candidate is matched (by that text).
 A shown text is matched against the stored candidates of its turn, as ``for_people`` shows them;
 what was found (or not) is kept in a bounded cache, filled too as each answer is shown, so a long
 chat is read from the store once, not on every request. A shown text is known only to the
-identity whose chat showed it (``access``).
+identity whose chat showed it (``access``), and before the chat is known only while it stands for
+one stored text: two chats that rolled the same show the same cards, and each is then found by
+its own history (``restored``).
 """
 
 from __future__ import annotations
@@ -29,23 +31,36 @@ class ShownReplies:
     def __init__(self, engine: Engine, size: int) -> None:
         self._engine = engine
         self._known: LRUCache[_Key, str | None] = LRUCache(maxsize=size)
-        self._texts: LRUCache[tuple[str, str], str] = LRUCache(maxsize=size)
+        self._texts: LRUCache[tuple[str, str], str | None] = LRUCache(maxsize=size)
+        """Shown text to stored text; None once two stored texts were shown alike (the same
+        cards, different dice: two chats that rolled the same), so neither is guessed."""
 
     def shown(self, done: Processed) -> str:
         """``done`` as the chat is shown it (cards), remembered for when it comes back."""
         text = for_people(done.text, done.records)
         self._known[(done.chat, done.turn, text.strip())] = done.text
-        self._texts[(owner(done.chat).scope, text.strip())] = done.text
+        key = (owner(done.chat).scope, text.strip())
+        seen = self._texts.get(key, done.text)
+        self._texts[key] = done.text if seen == done.text else None
         return text
 
-    def known(self, ask: ChatRequest, identity: Identity) -> ChatRequest:
+    def known(self, ask: ChatRequest, identity: Identity, chat: str) -> ChatRequest:
         """``ask`` with every assistant message this proxy showed ``identity`` (and still
         remembers) put back as its stored text, before the chat is known: the chat's tree then
-        finds its candidates by their resolved tags. What it no longer remembers ``restored``
-        reads from the store."""
-        keys = {i: (identity.scope, m.text.strip()) for i, m in enumerate(ask.messages)
-                if m.role == "assistant"}
-        texts = {i: self._texts[key] for i, key in keys.items() if key in self._texts}
+        finds its candidates by their resolved tags. ``chat`` is the one the request names (or
+        its opening's): its own shown replies first, by turn; then any of the identity's that one
+        stored text alone was shown as. What it no longer remembers ``restored`` reads from the
+        store."""
+        texts: dict[int, str] = {}
+        turn = 0
+        for index, message in enumerate(ask.messages):
+            turn += message.role == "user"
+            if message.role != "assistant":
+                continue
+            shown = message.text.strip()
+            text = self._known.get((chat, turn, shown)) or self._texts.get((identity.scope, shown))
+            if text is not None:
+                texts[index] = text
         return with_texts(ask, texts) if texts else ask
 
     async def restored(self, chat: str, ask: ChatRequest) -> ChatRequest:

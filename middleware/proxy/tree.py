@@ -55,6 +55,7 @@ class ChatTree:
 
     engine: Engine
     index: PathIndex = field(default_factory=PathIndex)
+    """The stored replies of the chats touched last (``ServeOptions.chats`` of them in ``serve``)."""
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def remember(self, chat: str, turn: int, candidate: int, text: str) -> None:
@@ -86,7 +87,7 @@ class ChatTree:
                     identity: Identity) -> tuple[str | None, int]:
         """The stored chat of ``identity``'s the history follows furthest, and its turn offset."""
         roots = {named} if named else {hashed} | self._roots_of(history, identity)
-        best: tuple[int, int, int, str, int] | None = None
+        best: tuple[int, int, bool, int, str, int] | None = None
         for root in sorted(roots):
             for chat in await family(self.engine, root):
                 await self.index.seed(self.engine, chat)
@@ -94,9 +95,11 @@ class ChatTree:
                 if aligned is None:
                     continue
                 kept = await self._on_path(history, chat, aligned[0])
-                score = (aligned[1], kept, -len(chat), chat, aligned[0])
-                best = score if best is None or score[:3] > best[:3] else best
-        return (best[3], best[4]) if best else (None, 0)
+                # on a tie (two chats that rolled the same stored the same text), the chat the
+                # history's opening names
+                score = (aligned[1], kept, root == hashed, -len(chat), chat, aligned[0])
+                best = score if best is None or score[:4] > best[:4] else best
+        return (best[4], best[5]) if best else (None, 0)
 
     async def _on_path(self, history: History, chat: str, offset: int) -> int:
         """How many replies sent back are the selected candidate of their turn on ``chat``."""
@@ -144,6 +147,13 @@ def route_headers(route: Route) -> dict[str, str]:
     if route.edited:
         headers["X-GM-Edited"] = ",".join(f"{s.turn}:{s.candidate}" for s in route.edited)
     return headers
+
+
+def named_chat(headers: Mapping[str, str], ask: ChatRequest, identity: Identity) -> str:
+    """The chat the request names (a header, the ``user`` field), else its opening's digest, as
+    ``identity`` stores it: where ``route`` looks first."""
+    given = given_id(headers, ask.body)
+    return identity.chat(given if given is not None else chat_id({}, ask.messages))
 
 
 def given_id(headers: Mapping[str, str], body: Mapping[str, object]) -> str | None:

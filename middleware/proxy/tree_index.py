@@ -2,13 +2,19 @@
 
 The proxy fills it as it stores candidates and, the first time it touches a chat, from the store
 (every candidate of every turn), so a chat whose id is known is recognised after a restart too.
+It holds the chats touched last, at most ``chats`` of them: a chat evicted is read back from the
+store, whole, the next time a request names it (as after a restart).
 Branches the proxy makes are named ``<chat>~branch-<n>``, so the chats of one family (a chat and
 its branches) are found again by their names alone, with nothing else stored.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Final, NamedTuple
+
+from cachetools import LRUCache
 
 from middleware.engine import Engine
 from middleware.errors import GameError
@@ -33,16 +39,18 @@ def root_of(chat: str) -> str:
 
 
 class PathIndex:
-    """Reply keys to the candidates that answer to them, per process."""
+    """Reply keys to the candidates that answer to them, for the chats touched last."""
 
-    def __init__(self) -> None:
+    def __init__(self, chats: int = 4096) -> None:
         self._spots: dict[str, set[Spot]] = {}
-        self._seeded: set[str] = set()
+        self._chats = _Chats(chats, self._forget)
 
     def add(self, chat: str, turn: int, index: int, text: str) -> None:
+        held = self._held(chat)
         for key in (text_key(text), tags_key(text)):
             if key is not None:
                 self._spots.setdefault(key, set()).add(Spot(chat, turn, index))
+                held.keys.append(key)
 
     def spots(self, text: str) -> set[Spot]:
         """The candidates ``text`` is: by its text, else (the prose edited) by its tags."""
@@ -57,13 +65,50 @@ class PathIndex:
         return bool(self._spots.get(text_key(text)))
 
     async def seed(self, engine: Engine, chat: str) -> None:
-        """Every stored candidate of ``chat``, read once per process."""
-        if chat in self._seeded:
+        """Every stored candidate of ``chat``, read once while the chat is held."""
+        held = self._held(chat)
+        if held.seeded:
             return
-        self._seeded.add(chat)
+        held.seeded = True
         for turn in range(1, await engine.store.last_turn(chat) + 1):
             for row in await engine.store.list_candidates(chat, turn):
                 self.add(chat, turn, row.index, row.text)
+
+    def _held(self, chat: str) -> _Held:
+        held = self._chats.get(chat)
+        if held is None:
+            self._chats[chat] = held = _Held()
+        return held
+
+    def _forget(self, chat: str, held: _Held) -> None:
+        for key in held.keys:
+            spots = self._spots.get(key)
+            if spots is None:
+                continue
+            spots.difference_update([s for s in spots if s.chat == chat])
+            if not spots:
+                del self._spots[key]
+
+
+@dataclass(slots=True)
+class _Held:
+    """A chat held: the keys its candidates added, and whether the store's were read."""
+
+    keys: list[str] = field(default_factory=list)
+    seeded: bool = False
+
+
+class _Chats(LRUCache[str, _Held]):
+    """The chats held, touched last first; an evicted chat's keys are forgotten."""
+
+    def __init__(self, size: int, forget: Callable[[str, _Held], None]) -> None:
+        super().__init__(maxsize=size)
+        self._evicted = forget
+
+    def popitem(self) -> tuple[str, _Held]:
+        chat, held = super().popitem()
+        self._evicted(chat, held)
+        return chat, held
 
 
 async def exists(engine: Engine, chat: str) -> bool:

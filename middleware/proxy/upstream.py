@@ -50,6 +50,14 @@ MAX_CONNECTIONS: Final = 1024
 the 101st concurrent stream wait for a free one, and time out). Each is kept for the next request
 once its answer is read to the end."""
 
+KEEP_ALIVE: Final = 4.0
+"""Seconds an idle connection is kept: under the 5 s after which uvicorn (and so vLLM and other
+servers run by it) closes one, so a kept connection is seldom one the server is closing."""
+
+_STALE: Final = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+"""How a kept connection the server closed as it was reused fails, before any answer: the request
+is sent once more, on another connection."""
+
 DRAIN_SECONDS: Final = 5.0
 """How long the rest of a stream's body is read after ``[DONE]`` (an upstream ends it at once):
 past it, the connection is closed rather than kept."""
@@ -130,13 +138,16 @@ class HttpUpstream:
         self._client = httpx.AsyncClient(
             transport=transport, timeout=httpx.Timeout(timeout, connect=min(timeout, 30.0)),
             limits=httpx.Limits(max_connections=MAX_CONNECTIONS,
-                                max_keepalive_connections=MAX_CONNECTIONS))
+                                max_keepalive_connections=MAX_CONNECTIONS,
+                                keepalive_expiry=KEEP_ALIVE))
 
     async def complete(self, body: dict[str, Any], auth: str | None) -> dict[str, Any]:
         """POST the request with ``stream: false``; the answer's JSON object."""
+        request = self._client.build_request("POST", self._completions,
+                                             headers=self._headers(auth),
+                                             json={**body, "stream": False})
         try:
-            response = await self._client.post(self._completions, headers=self._headers(auth),
-                                               json={**body, "stream": False})
+            response = await self._sent(request, stream=False)
         except httpx.HTTPError as exc:
             raise failed(exc) from exc
         _check_status(response, response.text)
@@ -145,11 +156,12 @@ class HttpUpstream:
     async def stream(self, body: dict[str, Any], auth: str | None) -> AsyncGenerator[Read, None]:
         """POST the request with ``stream: true``; each SSE event's JSON up to ``[DONE]``, a read
         at a time; then the body read to its end, so the connection is kept for the next."""
-        request = {**body, "stream": True}
-        headers = {**self._headers(auth), "Accept": "text/event-stream"}
+        request = self._client.build_request(
+            "POST", self._completions, json={**body, "stream": True},
+            headers={**self._headers(auth), "Accept": "text/event-stream"})
         try:
-            async with self._client.stream("POST", self._completions, json=request,
-                                           headers=headers) as response:
+            response = await self._sent(request, stream=True)
+            try:
                 if response.status_code >= 400:
                     _check_status(response, (await response.aread()).decode(errors="replace"))
                 if "text/event-stream" not in response.headers.get("content-type", ""):
@@ -159,6 +171,8 @@ class HttpUpstream:
                 async for read in _reads(bodies):
                     yield read
                 await _drained(bodies)
+            finally:
+                await response.aclose()
         except httpx.HTTPError as exc:
             raise failed(exc) from exc
 
@@ -170,6 +184,14 @@ class HttpUpstream:
             raise failed(exc) from exc
         _check_status(response, response.text)
         return _json_object(response.text)
+
+    async def _sent(self, request: httpx.Request, *, stream: bool) -> httpx.Response:
+        """``request`` sent; once more when the kept connection it went on was closed under it
+        (no answer came: the upstream did not take it)."""
+        try:
+            return await self._client.send(request, stream=stream)
+        except _STALE:
+            return await self._client.send(request, stream=stream)
 
     async def aclose(self) -> None:
         """Close the connection pool."""

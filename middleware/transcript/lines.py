@@ -16,7 +16,7 @@ from middleware.dice import MAX_SIDES
 from middleware.errors import TranscriptError, UnreadableTranscript
 from middleware.json_input import JsonInputError, JsonObject, read_json
 from middleware.rules.base import json_path
-from middleware.text import clean_json
+from middleware.text import clean, clean_json
 
 
 class _Line(BaseModel):
@@ -149,7 +149,9 @@ def read_lines(text_lines: Iterable[str]) -> list[tuple[int, Line]]:
 def read_line(raw: str, number: int) -> Line:
     """One line, or a ``TranscriptError`` naming the line and the JSON path."""
     try:  # bounded JSON (middleware.json_input), every lone surrogate replaced
-        data = clean_json(read_json(raw, "the line"))
+        data = read_json(raw, "the line")
+        if "\\u" in raw or clean(raw) is not raw:  # else no string in it holds a surrogate
+            data = clean_json(data)
     except JsonInputError as exc:
         decoding = exc.__cause__
         message = f"not JSON: {decoding.msg} (column {decoding.colno})" \

@@ -68,6 +68,15 @@ def test_floor_regex_and_lalr(benchmark: Any) -> None:
 
 
 @pytest.mark.benchmark(group="replay-10000-turns")
+def test_transcript_read(benchmark: Any) -> None:
+    """The transcript's 20,001 lines read and checked (``prepare``), the part of every replay
+    below that comes before the first turn."""
+    lines = transcript_lines(TURNS)
+    assert 2 * TURNS + 1 == benchmark.pedantic(lambda: len(prepare(lines).lines), rounds=ROUNDS,
+                                               iterations=1)
+
+
+@pytest.mark.benchmark(group="replay-10000-turns")
 @pytest.mark.parametrize("kind", ["memory", "sqlite", "postgres"])
 def test_replay(benchmark: Any, kind: str, tmp_path: Path) -> None:
     lines = transcript_lines(TURNS)

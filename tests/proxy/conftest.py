@@ -158,14 +158,14 @@ def streamed_text(chunks: list[dict[str, Any]]) -> list[str]:
 
 
 @asynccontextmanager
-async def running_proxy(games: GameConfig, model: FakeModel,
-                        upstream_url: str | None = None) -> AsyncIterator[Proxy]:
+async def running_proxy(games: GameConfig, model: FakeModel, upstream_url: str | None = None,
+                        options: ServeOptions | None = None) -> AsyncIterator[Proxy]:
     """The proxy in front of ``model`` (or of ``upstream_url``), with a client talking to it."""
     engine = Engine(MemoryStore())
     async with serving(model.app()) as model_url:
         upstream = HttpUpstream(upstream_url or model_url + "/v1", timeout=TIMEOUT)
         try:
-            async with serving(create_app(engine, upstream, games)) as proxy_url, \
+            async with serving(create_app(engine, upstream, games, options=options)) as proxy_url, \
                     httpx.AsyncClient(base_url=proxy_url, timeout=TIMEOUT) as client:
                 yield Proxy(client, engine, model)
         finally:

@@ -11,7 +11,8 @@ from structlog.testing import capture_logs
 
 from middleware.character.summary import state_summary
 from middleware.errors import GameError
-from middleware.proxy import GameConfig
+from middleware.proxy import GameConfig, ServeOptions
+from middleware.proxy.tree_index import PathIndex
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
 from tests.proxy.conftest import FakeModel, Proxy, chat_for, history, running_proxy, streamed_text
 
@@ -279,3 +280,49 @@ async def test_a_reply_stored_at_two_turns_does_not_shift_the_turn(fair: Proxy) 
     chat = one["gm"]["chat"]
     assert (chat, 3) == (again["gm"]["chat"], again["gm"]["turn"])
     assert [(1, 0), (1, 0), (2, 1)] == await tree(fair, chat)
+
+
+async def test_two_chats_that_stored_the_same_reply_each_keep_their_own_game(fair: Proxy) -> None:
+    """Two chats (different openings, no id) whose model wrote the same untagged reply: their
+    stored texts are equal, so the replies sent back match both chats alike, and each history
+    plays on in the chat its opening names — no edited candidate, no branch."""
+    first, second = (history("We set out.", system=f"{SYSTEM} Table {n}.") for n in (1, 2))
+    for messages in (first, second):
+        fair.model.replies.append("They walk on.")
+        assert 200 == (await fair.ask(messages)).status_code
+    for messages in (second, first):
+        fair.model.replies.append("The road bends.")
+        answer = await fair.ask([*messages, {"role": "assistant", "content": "They walk on."},
+                                 {"role": "user", "content": "On we go."}])
+        assert (chat_for(messages), "2") == (answer.headers["x-gm-chat"],
+                                             answer.headers["x-gm-turn"])
+        assert [(1, 0), (1, 0)] == await tree(fair, chat_for(messages))
+
+
+async def test_a_chat_the_reply_index_let_go_is_read_back_from_the_store_whole() -> None:
+    """The index of stored replies holds the chats touched last (``--chats``, here one): a chat
+    it let go is read back from the store the next time its history comes, so its second turn
+    plays on its own first (the first cake still held), and the index holds the replies of
+    the chats it holds only."""
+    games = GameConfig(brass(), party(brass(), BRASS_PARTY), seed=4)
+    async with running_proxy(games, FakeModel(), options=ServeOptions(chats=1)) as proxy:
+        one = await said(proxy, CAKE, "We reach the fair.")
+        chat = chat_for(talk("We reach the fair."))
+        proxy.model.replies.append(ROPE)
+        other_talk = history("Elsewhere.", system="Another table.")
+        other = await proxy.ask(other_talk)
+        assert 200 == other.status_code
+        two = await said(proxy, CAKE, "We reach the fair.", text(one), "Another cake.")
+        assert [(1, 0), (1, 0)] == await tree(proxy, chat)
+        assert 2 == await held(proxy, chat, "Honey cake")
+
+        index = PathIndex(chats=1)
+        await index.seed(proxy.engine, chat)
+        assert {chat} == {s.chat for s in index.spots(text(one))}
+        await index.seed(proxy.engine, chat_for(other_talk))  # lets the first chat go
+        assert set() == index.spots(text(one))
+        assert {chat_for(other_talk)} == {s.chat for s in index.spots(other.json()["choices"][0]
+                                                                        ["message"]["content"])}
+        await index.seed(proxy.engine, chat)  # read back whole: both its turns
+        assert [{(chat, 1)}, {(chat, 2)}] == [{(s.chat, s.turn) for s in index.spots(text(answer))}
+                                              for answer in (one, two)]
