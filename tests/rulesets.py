@@ -133,6 +133,14 @@ def by_id(rows: list[Raw], wanted: str) -> Raw:
     return found
 
 
+def index_of(rows: list[Raw], wanted: str) -> int:
+    """The position of the row whose ``id`` is ``wanted``, as the product's paths count it."""
+    where = next((i for i, r in enumerate(rows) if r.get("id") == wanted), None)
+    if where is None:
+        raise KeyError(f"no row {wanted!r} among {[r.get('id') for r in rows]}")
+    return where
+
+
 _ENTRY_PATH = re.compile(r"^\$\.catalogs\[(\d+)\](?:\.entries\[(\d+)\])?")
 
 
@@ -148,6 +156,7 @@ def by_ids(raw: Raw, path: str) -> str:
     return _ENTRY_PATH.sub(named, path)
 
 
+_ROW_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]+)\]")
 
 
@@ -155,7 +164,7 @@ def row_path(raw: Raw, path: str) -> str:
     """The JSON path the product prints, from one whose rows are named by id:
     ``$.sheet.abilities[grip].id`` -> ``$.sheet.abilities[0].id`` in a ruleset whose first ability
     is ``grip``, so a test names the row it changed yet asserts the positional path a user reads.
-    A number in brackets (``of[2]``) is kept as written."""
+    A number or a quoted key in brackets (``of[2]``, ``table['dim']``) is kept as written."""
     if not path.startswith("$"):
         raise ValueError(f"not a JSON path: {path!r}")
     node: Any = raw
@@ -171,11 +180,12 @@ def row_path(raw: Raw, path: str) -> str:
         elif index.isdigit():
             node = node[int(index)] if isinstance(node, list) and int(index) < len(node) else None
             printed.append(f"[{index}]")
+        elif not _ROW_ID.match(index):
+            node = None
+            printed.append(f"[{index}]")
         else:
             rows = node if isinstance(node, list) else []
-            where = next((i for i, r in enumerate(rows) if r.get("id") == index), None)
-            if where is None:
-                raise KeyError(f"no row {index!r} where {path!r} looks for it")
+            where = index_of(rows, index)
             node = rows[where]
             printed.append(f"[{where}]")
     if at != len(path):
