@@ -15,7 +15,7 @@ from middleware.errors import RulesetError
 from middleware.rules import load_ruleset, validate_ruleset
 from tests.peer import compat_json
 from tests.rules.kind_examples import BLADES, CTHULHU, GENESYS, ruleset_with
-from tests.rulesets import bundled_json, by_ids, entry
+from tests.rulesets import bundled_json, by_id, by_ids, entry, row_path
 
 Raw = dict[str, Any]
 
@@ -86,8 +86,8 @@ def test_multiplier_tier_without_proficiency() -> None:
 def test_tier_values_out_of_range(key: str, value: Any) -> None:
     """SHEET-TIER-01: multiplier 0..10, flat -50..50, round down/up/nearest."""
     raw = tidemark()
-    raw["resolution"]["proficiencyTiers"][2][key] = value
-    assert [f"$.resolution.proficiencyTiers[2].{key}"] == paths(raw)
+    by_id(raw["resolution"]["proficiencyTiers"], "proficient")[key] = value
+    assert [row_path(raw, f"$.resolution.proficiencyTiers[proficient].{key}")] == paths(raw)
 
 
 def test_too_many_tiers() -> None:
@@ -507,15 +507,15 @@ def test_past_target_in_a_critical_success() -> None:
 def test_symbol_counts_chain() -> None:
     """CHK-IMPORT-23 / CHK-SYM-02: counts may not name a symbol that counts."""
     raw = ruleset_with(GENESYS)
-    raw["resolution"]["symbols"][4]["counts"] = "d"
-    assert ["$.resolution.symbols[4].counts"] == paths(raw)
+    by_id(raw["resolution"]["symbols"], "t")["counts"] = "d"
+    assert [row_path(raw, "$.resolution.symbols[t].counts")] == paths(raw)
 
 
 def test_unknown_symbol_on_a_face() -> None:
     """CHK-IMPORT-26 / CHK-SYM-04: every face symbol is declared."""
     raw = ruleset_with(GENESYS)
-    raw["resolution"]["dice"][0]["faces"][1] = ["x"]
-    assert ["$.resolution.dice[0].faces[1][0]"] == paths(raw)
+    by_id(raw["resolution"]["dice"], "ability")["faces"][1] = ["x"]
+    assert [row_path(raw, "$.resolution.dice[ability].faces[1][0]")] == paths(raw)
 
 
 def test_own_upgrade_without_pool_upgrade() -> None:
