@@ -127,7 +127,8 @@ def test_tier_rounding(value: float, mode: str, expected: int) -> None:
 
 
 def tiers(round_: str) -> Callable[[Raw], object]:
-    return lambda d: d["resolution"]["proficiencyTiers"][1].update(round=round_, flat=1)
+    return lambda d: by_id(d["resolution"]["proficiencyTiers"], "half").update(round=round_,
+                                                                              flat=1)
 
 
 @pytest.mark.parametrize(("round_", "expected"), [("down", 2), ("up", 3), ("nearest", 3)])
