@@ -25,7 +25,7 @@ from tests.rulesets import compat_ruleset as ruleset
 def crown_loot() -> Ruleset:
     """Gravewatch whose ``grave_goods`` is one draw of exactly 2 crowns."""
     data = compat_json("gravewatch.json")
-    data["items"]["lootTables"][0].update(
+    by_id(data["items"]["lootTables"], "grave_goods").update(
         rolls=1, entries=[{"coins": "crown", "weight": 1, "count": 2}])
     return load_ruleset(data)
 
