@@ -349,32 +349,32 @@ def test_compat_layers_load() -> None:
 def test_layer_rung_target_outside_the_target_range() -> None:
     """CHK-IMPORT-10 in a layer: the long night's rung target must be in target 5..9."""
     raw = grave()
-    raw["layers"][0]["difficultyLadder"][2]["target"] = 10
-    assert ["$.layers[0].difficultyLadder[2].target"] == paths(raw)
+    by_id(raw["layers"], "long_night")["difficultyLadder"][2]["target"] = 10
+    assert [row_path(raw, "$.layers[long_night].difficultyLadder[2].target")] == paths(raw)
 
 
 def test_layer_rung_needing_more_successes_than_a_roll_counts() -> None:
     """CHK-IMPORT-12 / CHK-POOL-20 in a layer: Gravewatch counts at most 30 successes."""
     raw = grave()
-    raw["layers"][0]["difficultyLadder"][3]["successes"] = 31
-    assert ["$.layers[0].difficultyLadder[3].successes"] == paths(raw)
+    by_id(raw["layers"], "long_night")["difficultyLadder"][3]["successes"] = 31
+    assert [row_path(raw, "$.layers[long_night].difficultyLadder[3].successes")] == paths(raw)
 
 
 def test_layer_ladder_in_another_kinds_shape() -> None:
     """CHK-COMMON-08: a layer swaps the ladder in its ruleset's own kind: a dc rung in a pool
     ruleset lacks successes and names an unknown key."""
     raw = grave()
-    raw["layers"][0]["difficultyLadder"][0] = {"label": "Plain work", "dc": 7}
-    assert ["$.layers[0].difficultyLadder[0].successes", "$.layers[0].difficultyLadder[0].dc"] \
-        == paths(raw)
+    by_id(raw["layers"], "long_night")["difficultyLadder"][0] = {"label": "Plain work", "dc": 7}
+    rung = row_path(raw, "$.layers[long_night].difficultyLadder[0]")
+    assert [f"{rung}.successes", f"{rung}.dc"] == paths(raw)
 
 
 @pytest.mark.parametrize("ladder", [[], "harsher", [{"label": "Easy", "dc": 7}] * 41])
 def test_layer_ladder_that_is_no_ladder(ladder: Any) -> None:
     """CHK-COMMON-08: a layer's ladder is a list of 1 to 40 rungs."""
     raw: Raw = compat_json("ember-roads.json")
-    raw["layers"][0]["difficultyLadder"] = ladder
-    assert ["$.layers[0].difficultyLadder"] == paths(raw)
+    by_id(raw["layers"], "hard_winter")["difficultyLadder"] = ladder
+    assert [row_path(raw, "$.layers[hard_winter].difficultyLadder")] == paths(raw)
 
 
 def test_layer_rung_divide_and_dc_ranges() -> None:
