@@ -53,7 +53,8 @@ def variant(edit: Any) -> Ruleset:
 
 
 def _limited(data: Any) -> None:
-    data["items"]["market"]["sold"][0]["limited"] = 1  # one rare piece a day
+    rare = next(s for s in data["items"]["market"]["sold"] if s["filter"] == {"rarity": "rare"})
+    rare["limited"] = 1  # one rare piece a day
 
 
 def _heavy(data: Any, per_weight: int) -> None:
