@@ -30,7 +30,8 @@ def market_day_data() -> dict[str, Any]:
     places["hamlet"]["purse"] = {"amount": 10, "unit": "shilling"}
     places["town"]["purse"] = {"amount": 100, "unit": "shilling"}
     market["buyBack"] = 0.5
-    market["sold"][0]["limited"] = "1d2"
+    rare = next(s for s in market["sold"] if s["filter"] == {"rarity": "rare"})
+    rare["limited"] = "1d2"
     data["items"]["lootTables"].append(SMITHS_ODD_LOT)
     smith = next(s for s in market["sellers"] if s["id"] == "smith")
     smith["stock"] = {"table": "smiths_odd_lot"}
