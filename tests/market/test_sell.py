@@ -130,7 +130,7 @@ def _heavy_coins(data: Any) -> None:
                                  "max": 100, "default": 0})
     items_block["carry"] = {"stat": "weight", "encumberedAbove": {"const": 2},
                             "limit": {"const": 2}}
-    items_block["currencies"][0]["perWeight"] = 1
+    by_id(items_block["currencies"], "coin")["perWeight"] = 1
 
 
 def _no_coat_cost(data: Any) -> None:
