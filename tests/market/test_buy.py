@@ -37,7 +37,7 @@ from tests.conftest import compat_json
 from tests.items.inventory_helpers import counts as bag
 from tests.items.inventory_helpers import record as inventory_record
 from tests.market.day_helpers import market_day
-from tests.rulesets import by_id, gravewatch
+from tests.rulesets import by_id, catalog, gravewatch
 
 GRAVEWATCH = gravewatch()
 TOWN = Place(name="Millbrook", size="town")
@@ -64,8 +64,7 @@ def _heavy(data: Any, per_weight: int) -> None:
                            "max": 100, "default": 0})
     items["carry"] = {"stat": "weight", "encumberedAbove": {"const": 2}, "limit": {"const": 2}}
     by_id(items["currencies"], "coin")["perWeight"] = per_weight
-    kit = next(c for c in data["catalogs"] if c["id"] == "kit")
-    for entry in kit["entries"]:
+    for entry in catalog(data, "kit")["entries"]:
         if entry["id"] in {"grave-spade", "lantern-coat"}:
             entry["item"].setdefault("stats", {})["weight"] = 1
 
