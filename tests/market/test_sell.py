@@ -23,7 +23,7 @@ from middleware.state import Character, GameState, Place, Stack
 from tests.items.inventory_helpers import counts as bag
 from tests.items.inventory_helpers import record as inventory_record
 from tests.market.day_helpers import market_day_data
-from tests.rulesets import by_id, entry, gravewatch
+from tests.rulesets import by_id, entry, gravewatch, item_of
 
 MARKET_DAY = load_ruleset(market_day_data())
 NO_BUY_BACK = gravewatch()
@@ -134,8 +134,7 @@ def _heavy_coins(data: Any) -> None:
 
 
 def _no_coat_cost(data: Any) -> None:
-    kit = next(c for c in data["catalogs"] if c["id"] == "kit")
-    del next(e for e in kit["entries"] if e["id"] == "lantern-coat")["item"]["cost"]
+    del item_of(data, "kit/lantern-coat")["cost"]
 
 
 def _cursed_ring_for_sale(data: Any) -> None:
