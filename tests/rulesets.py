@@ -133,6 +133,14 @@ def by_id(rows: list[Raw], wanted: str) -> Raw:
     return found
 
 
+def index_of(rows: list[Raw], wanted: str) -> int:
+    """The position of the row whose ``id`` is ``wanted``, as the product's paths count it."""
+    where = next((i for i, r in enumerate(rows) if r.get("id") == wanted), None)
+    if where is None:
+        raise KeyError(f"no row {wanted!r} among {[r.get('id') for r in rows]}")
+    return where
+
+
 _ENTRY_PATH = re.compile(r"^\$\.catalogs\[(\d+)\](?:\.entries\[(\d+)\])?")
 
 
@@ -146,3 +154,40 @@ def by_ids(raw: Raw, path: str) -> str:
             return f"<{catalog_at['id']}>"
         return f"<{catalog_at['id']}/{catalog_at['entries'][int(found.group(2))]['id']}>"
     return _ENTRY_PATH.sub(named, path)
+
+
+_ROW_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]+)\]")
+
+
+def row_path(raw: Raw, path: str) -> str:
+    """The JSON path the product prints, from one whose rows are named by id:
+    ``$.sheet.abilities[grip].id`` -> ``$.sheet.abilities[0].id`` in a ruleset whose first ability
+    is ``grip``, so a test names the row it changed yet asserts the positional path a user reads.
+    A number or a quoted key in brackets (``of[2]``, ``table['dim']``) is kept as written."""
+    if not path.startswith("$"):
+        raise ValueError(f"not a JSON path: {path!r}")
+    node: Any = raw
+    printed, at = ["$"], 1
+    for step in _STEP.finditer(path, 1):
+        if step.start() != at:
+            raise ValueError(f"cannot read {path!r} at {at}")
+        at = step.end()
+        key, index = step.groups()
+        if key is not None:
+            node = node.get(key) if isinstance(node, dict) else None
+            printed.append(f".{key}")
+        elif index.isdigit():
+            node = node[int(index)] if isinstance(node, list) and int(index) < len(node) else None
+            printed.append(f"[{index}]")
+        elif not _ROW_ID.match(index):
+            node = None
+            printed.append(f"[{index}]")
+        else:
+            rows = node if isinstance(node, list) else []
+            where = index_of(rows, index)
+            node = rows[where]
+            printed.append(f"[{where}]")
+    if at != len(path):
+        raise ValueError(f"cannot read {path!r} at {at}")
+    return "".join(printed)

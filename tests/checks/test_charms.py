@@ -11,6 +11,7 @@ from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
 from tests.checks.pool_helpers import attrs_of, bram, gravewatch, gravewatch_data, resolve
+from tests.rulesets import by_id
 from tests.rulesets import entry as catalog_entry
 from tests.sheet.sheet_helpers import BRAM
 
@@ -157,7 +158,7 @@ def test_an_entry_counter_is_paid_too() -> None:
     """CHK-CHARM-09: the cost pool plus one use of each counter (row pool) the entry's rows
     make; with the counter spent a second use is refused ``insufficient``."""
     data = gravewatch_data()
-    charms = next(x for x in data["sheet"]["lists"] if x["id"] == "charms")
+    charms = by_id(data["sheet"]["lists"], "charms")
     charms["columns"].append({"id": "uses", "label": "Uses", "type": "number", "min": 0,
                               "max": 9})
     charms["pools"] = {"nameColumn": "name", "maxColumn": "uses"}

@@ -17,7 +17,7 @@ from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import Character, GameState, Live, Sheet
 from tests.conftest import compat_json
-from tests.rulesets import bundled_json, five_e, ruleset
+from tests.rulesets import bundled_json, by_id, five_e, ruleset
 
 JUNO = Character(name="Juno", player=True, sheet=Sheet.model_validate(
     {"v": 1, "build": {"abilities": {"wits": 2, "brawn": 1}, "skills": {"scout": "trained"}}}))
@@ -142,8 +142,7 @@ def test_spend_and_use_are_not_offered_on_a_sum() -> None:
 def test_untrained_refuse_rolls_nothing() -> None:
     """SHEET-UNT-05: an untrained ``refuse`` skill is not rolled: ``reason="untrained"``."""
     data = bundled_json("hearth-and-haul")
-    scout = next(s for s in data["sheet"]["skills"] if s["id"] == "scout")
-    scout["untrained"] = "refuse"
+    by_id(data["sheet"]["skills"], "scout")["untrained"] = "refuse"
     blank = Character(name="Ada", player=True)
     record, dice = check(load_ruleset(data), (blank,), [], skill="Scout", dc="8")
     assert ("refused", "untrained", []) == (record.status, record.reason, dice.thrown)

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from middleware.cli import app
 from middleware.cli import replay as replay_command
 from tests.conftest import ROOT, compat_json, compat_path
+from tests.rulesets import by_id, row_path
 
 runner = CliRunner()
 DEMO = ROOT / "transcripts" / "lantern-demo.jsonl"
@@ -81,13 +82,13 @@ def test_validate_lists_every_problem_with_its_json_path(tmp_path: Path) -> None
     """SPEC §8: a bad ruleset is refused whole with every problem and its JSON path."""
     data = compat_json("ember-roads.json")
     data["resolution"]["dice"]["sidez"] = 6
-    data["sheet"]["abilities"][0]["default"] = "high"
+    by_id(data["sheet"]["abilities"], "brawn")["default"] = "high"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     result = runner.invoke(app, ["validate", str(bad)])
     assert 1 == result.exit_code
     assert "$.resolution.dice.sidez" in result.stdout
-    assert "$.sheet.abilities[0].default" in result.stdout
+    assert row_path(data, "$.sheet.abilities[brawn].default") in result.stdout
 
 
 def test_schema_prints_the_json_schema_of_the_ruleset_models() -> None:

@@ -14,6 +14,7 @@ from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.state import GameState
 from tests.conftest import compat_json
+from tests.rulesets import by_id
 
 SMITHS_ODD_LOT: dict[str, Any] = {
     "id": "smiths_odd_lot", "label": "Smith's odd lot", "rolls": 2,
@@ -30,10 +31,10 @@ def market_day_data() -> dict[str, Any]:
     places["hamlet"]["purse"] = {"amount": 10, "unit": "shilling"}
     places["town"]["purse"] = {"amount": 100, "unit": "shilling"}
     market["buyBack"] = 0.5
-    market["sold"][0]["limited"] = "1d2"
+    rare = next(s for s in market["sold"] if s["filter"] == {"rarity": "rare"})
+    rare["limited"] = "1d2"
     data["items"]["lootTables"].append(SMITHS_ODD_LOT)
-    smith = next(s for s in market["sellers"] if s["id"] == "smith")
-    smith["stock"] = {"table": "smiths_odd_lot"}
+    by_id(market["sellers"], "smith")["stock"] = {"table": "smiths_odd_lot"}
     return data
 
 

@@ -14,8 +14,8 @@ from middleware.rules.ruleset import Ruleset
 from middleware.state import GameState, MarketDay
 from tests.conftest import compat_json
 from tests.market.day_helpers import context, market_day, market_day_data, start
+from tests.rulesets import catalog, entry, gravewatch
 from tests.rulesets import ember as ember_roads
-from tests.rulesets import gravewatch
 
 GRAVEWATCH = gravewatch()
 TOWN = '[place: name="Millbrook" size="market town"]'
@@ -93,7 +93,7 @@ def test_prices_round_half_up_in_the_smallest_coin_and_name_the_coin_that_states
 def test_a_seller_lists_a_dozen_wares_cheapest_first() -> None:
     """ITM-MARKET-24: fourteen more tonics at the chandler: the block lists the twelve cheapest."""
     data = compat_json("gravewatch.json")
-    kit = next(c for c in data["catalogs"] if c["id"] == "kit")
+    kit = catalog(data, "kit")
     kit["entries"] += [{"id": f"tonic-{n}", "label": f"Tonic {n:02d}",
                         "item": {"category": "tonic", "cost": {"amount": n, "unit": "penny"}}}
                        for n in range(14, 0, -1)]
@@ -166,10 +166,8 @@ def test_a_risky_ware_is_warned_of_and_a_fake_in_a_dishonest_stock_is_shown_trul
 
 def _with_a_fence() -> dict[str, Any]:
     data = market_day_data()
-    kit = next(c for c in data["catalogs"] if c["id"] == "kit")
-    spade = next(e for e in kit["entries"] if e["id"] == "grave-spade")
-    spade["item"]["risky"] = "the blade turns in wet earth"
-    kit["entries"].append({"id": "tin-nail", "label": "Tin coffin nail", "item": {
+    entry(data, "kit/grave-spade")["item"]["risky"] = "the blade turns in wet earth"
+    catalog(data, "kit")["entries"].append({"id": "tin-nail", "label": "Tin coffin nail", "item": {
         "category": "arm", "rarity": "rare", "slots": {"hands": 1}, "stack": 12,
         "cost": {"amount": 1, "unit": "shilling"}, "passesFor": "kit/silver-nail"}})
     data["items"]["lootTables"].append({"id": "fences_odd_lot", "label": "Fence's odd lot",

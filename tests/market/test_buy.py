@@ -37,7 +37,7 @@ from tests.conftest import compat_json
 from tests.items.inventory_helpers import counts as bag
 from tests.items.inventory_helpers import record as inventory_record
 from tests.market.day_helpers import market_day
-from tests.rulesets import gravewatch
+from tests.rulesets import by_id, catalog, gravewatch
 
 GRAVEWATCH = gravewatch()
 TOWN = Place(name="Millbrook", size="town")
@@ -53,7 +53,8 @@ def variant(edit: Any) -> Ruleset:
 
 
 def _limited(data: Any) -> None:
-    data["items"]["market"]["sold"][0]["limited"] = 1  # one rare piece a day
+    rare = next(s for s in data["items"]["market"]["sold"] if s["filter"] == {"rarity": "rare"})
+    rare["limited"] = 1  # one rare piece a day
 
 
 def _heavy(data: Any, per_weight: int) -> None:
@@ -62,9 +63,8 @@ def _heavy(data: Any, per_weight: int) -> None:
     items["stats"].append({"id": "weight", "label": "Weight", "type": "number", "min": 0,
                            "max": 100, "default": 0})
     items["carry"] = {"stat": "weight", "encumberedAbove": {"const": 2}, "limit": {"const": 2}}
-    items["currencies"][0]["perWeight"] = per_weight
-    kit = next(c for c in data["catalogs"] if c["id"] == "kit")
-    for entry in kit["entries"]:
+    by_id(items["currencies"], "coin")["perWeight"] = per_weight
+    for entry in catalog(data, "kit")["entries"]:
         if entry["id"] in {"grave-spade", "lantern-coat"}:
             entry["item"].setdefault("stats", {})["weight"] = 1
 

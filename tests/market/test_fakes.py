@@ -43,6 +43,7 @@ from tests.market.fake_helpers import (
     record,
     reply,
 )
+from tests.rulesets import by_id
 
 RULES = fakes_ruleset()
 MARKET = RULES.items.market if RULES.items else None
@@ -410,7 +411,7 @@ def test_naming_a_dishonest_seller_who_also_sells_the_item_yields_the_fake() -> 
     """ITM-FAKE-06: the Fence sells potions as regular wares too; a purchase naming the Fence still
     hands over the fake from the Fence's stock, while one naming nobody stays genuine."""
     def fence_sells_potions(data: dict[str, Any]) -> None:
-        data["items"]["market"]["sellers"][0]["sells"].append({"category": "potion"})
+        by_id(data["items"]["market"]["sellers"], "fence")["sells"].append({"category": "potion"})
 
     rules = fakes_ruleset(fence_sells_potions)
     state = party(rules, mira(PURSE), ada(), place=TOWN)

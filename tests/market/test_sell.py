@@ -23,7 +23,7 @@ from middleware.state import Character, GameState, Place, Stack
 from tests.items.inventory_helpers import counts as bag
 from tests.items.inventory_helpers import record as inventory_record
 from tests.market.day_helpers import market_day_data
-from tests.rulesets import gravewatch
+from tests.rulesets import by_id, entry, gravewatch, item_of
 
 MARKET_DAY = load_ruleset(market_day_data())
 NO_BUY_BACK = gravewatch()
@@ -130,19 +130,16 @@ def _heavy_coins(data: Any) -> None:
                                  "max": 100, "default": 0})
     items_block["carry"] = {"stat": "weight", "encumberedAbove": {"const": 2},
                             "limit": {"const": 2}}
-    items_block["currencies"][0]["perWeight"] = 1
+    by_id(items_block["currencies"], "coin")["perWeight"] = 1
 
 
 def _no_coat_cost(data: Any) -> None:
-    kit = next(c for c in data["catalogs"] if c["id"] == "kit")
-    del next(e for e in kit["entries"] if e["id"] == "lantern-coat")["item"]["cost"]
+    del item_of(data, "kit/lantern-coat")["cost"]
 
 
 def _cursed_ring_for_sale(data: Any) -> None:
-    kit = next(c for c in data["catalogs"] if c["id"] == "kit")
-    next(e for e in kit["entries"] if e["id"] == "widows-ring")["item"]["cost"] = \
-        {"amount": 1, "unit": "crown"}
-    data["items"]["market"]["sellers"][0]["sells"].append({"category": "token"})
+    entry(data, "kit/widows-ring")["item"]["cost"] = {"amount": 1, "unit": "crown"}
+    by_id(data["items"]["market"]["sellers"], "chandler")["sells"].append({"category": "token"})
 
 
 TONICS = items(warming_tonic=20)

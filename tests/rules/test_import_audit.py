@@ -14,7 +14,7 @@ import pytest
 from middleware.rules import validate_ruleset
 from tests.conftest import compat_json
 from tests.rules.kind_examples import BLADES, CTHULHU, GENESYS, ruleset_with
-from tests.rulesets import by_ids, entry
+from tests.rulesets import by_id, by_ids, entry, row_path
 
 Raw = dict[str, Any]
 
@@ -255,22 +255,24 @@ def test_symbol_with_two_cancels_partners() -> None:
     """CHK-IMPORT-24 / CHK-SYM-03: with Threat cancelling Success, Success has two partners
     (Failure and Threat); the problem is reported on Success."""
     raw = kind(GENESYS)
-    raw["resolution"]["symbols"][3]["cancels"] = "s"
-    assert ["$.resolution.symbols[0].cancels"] == paths(raw)
+    by_id(raw["resolution"]["symbols"], "h")["cancels"] = "s"
+    assert [row_path(raw, "$.resolution.symbols[s].cancels")] == paths(raw)
 
 
 @pytest.mark.parametrize(("change", "path"), [
     (lambda r: r["dice"].__setitem__(slice(1, None), []), "$.resolution.dice"),
     (lambda r: r["dice"].extend(copy.deepcopy(r["dice"][:3])), "$.resolution.dice"),
-    (lambda r: r["dice"][4].__setitem__("faces", [[]]), "$.resolution.dice[4].faces"),
-    (lambda r: r["dice"][4].__setitem__("faces", [[]] * 21), "$.resolution.dice[4].faces"),
-    (lambda r: r["dice"][0]["faces"][3].extend(["s", "a"]), "$.resolution.dice[0].faces[3]"),
+    (lambda r: by_id(r["dice"], "boost").update(faces=[[]]), "$.resolution.dice[boost].faces"),
+    (lambda r: by_id(r["dice"], "boost").update(faces=[[]] * 21),
+     "$.resolution.dice[boost].faces"),
+    (lambda r: by_id(r["dice"], "ability")["faces"][3].extend(["s", "a"]),
+     "$.resolution.dice[ability].faces[3]"),
 ])
 def test_dice_and_faces_out_of_range(change: Any, path: str) -> None:
     """CHK-IMPORT-25 / CHK-SYM-04: 2 to 8 dice; 2 to 20 faces a die; at most 3 ids a face."""
     raw = kind(GENESYS)
     change(raw["resolution"])
-    assert [path] == paths(raw)
+    assert [row_path(raw, path)] == paths(raw)
 
 
 @pytest.mark.parametrize(("block", "value"), [("pool", 13), ("difficulty", 13), ("boost", 7),
@@ -347,32 +349,32 @@ def test_compat_layers_load() -> None:
 def test_layer_rung_target_outside_the_target_range() -> None:
     """CHK-IMPORT-10 in a layer: the long night's rung target must be in target 5..9."""
     raw = grave()
-    raw["layers"][0]["difficultyLadder"][2]["target"] = 10
-    assert ["$.layers[0].difficultyLadder[2].target"] == paths(raw)
+    by_id(raw["layers"], "long_night")["difficultyLadder"][2]["target"] = 10
+    assert [row_path(raw, "$.layers[long_night].difficultyLadder[2].target")] == paths(raw)
 
 
 def test_layer_rung_needing_more_successes_than_a_roll_counts() -> None:
     """CHK-IMPORT-12 / CHK-POOL-20 in a layer: Gravewatch counts at most 30 successes."""
     raw = grave()
-    raw["layers"][0]["difficultyLadder"][3]["successes"] = 31
-    assert ["$.layers[0].difficultyLadder[3].successes"] == paths(raw)
+    by_id(raw["layers"], "long_night")["difficultyLadder"][3]["successes"] = 31
+    assert [row_path(raw, "$.layers[long_night].difficultyLadder[3].successes")] == paths(raw)
 
 
 def test_layer_ladder_in_another_kinds_shape() -> None:
     """CHK-COMMON-08: a layer swaps the ladder in its ruleset's own kind: a dc rung in a pool
     ruleset lacks successes and names an unknown key."""
     raw = grave()
-    raw["layers"][0]["difficultyLadder"][0] = {"label": "Plain work", "dc": 7}
-    assert ["$.layers[0].difficultyLadder[0].successes", "$.layers[0].difficultyLadder[0].dc"] \
-        == paths(raw)
+    by_id(raw["layers"], "long_night")["difficultyLadder"][0] = {"label": "Plain work", "dc": 7}
+    rung = row_path(raw, "$.layers[long_night].difficultyLadder[0]")
+    assert [f"{rung}.successes", f"{rung}.dc"] == paths(raw)
 
 
 @pytest.mark.parametrize("ladder", [[], "harsher", [{"label": "Easy", "dc": 7}] * 41])
 def test_layer_ladder_that_is_no_ladder(ladder: Any) -> None:
     """CHK-COMMON-08: a layer's ladder is a list of 1 to 40 rungs."""
     raw: Raw = compat_json("ember-roads.json")
-    raw["layers"][0]["difficultyLadder"] = ladder
-    assert ["$.layers[0].difficultyLadder"] == paths(raw)
+    by_id(raw["layers"], "hard_winter")["difficultyLadder"] = ladder
+    assert [row_path(raw, "$.layers[hard_winter].difficultyLadder")] == paths(raw)
 
 
 def test_layer_rung_divide_and_dc_ranges() -> None:

@@ -15,7 +15,7 @@ from middleware.errors import RulesetError
 from middleware.rules import load_ruleset, validate_ruleset
 from tests.peer import compat_json
 from tests.rules.kind_examples import BLADES, CTHULHU, GENESYS, ruleset_with
-from tests.rulesets import bundled_json, by_ids, entry
+from tests.rulesets import bundled_json, by_id, by_ids, entry, row_path
 
 Raw = dict[str, Any]
 
@@ -48,6 +48,11 @@ def cinder() -> Raw:
 def with_outcomes(raw: Raw, **outcomes: Any) -> Raw:
     raw["resolution"]["outcomes"] = {"tiers": [dict(t) for t in MARGIN_TIERS], **outcomes}
     return raw
+
+
+def tier(raw: Raw, tier_id: str) -> Raw:
+    """The outcome tier ``tier_id`` of a parsed ruleset, to change in place."""
+    return by_id(raw["resolution"]["outcomes"]["tiers"], tier_id)
 
 
 # --- CHK-COMMON and the sheet math in resolution --------------------------------------------
@@ -86,8 +91,8 @@ def test_multiplier_tier_without_proficiency() -> None:
 def test_tier_values_out_of_range(key: str, value: Any) -> None:
     """SHEET-TIER-01: multiplier 0..10, flat -50..50, round down/up/nearest."""
     raw = tidemark()
-    raw["resolution"]["proficiencyTiers"][2][key] = value
-    assert [f"$.resolution.proficiencyTiers[2].{key}"] == paths(raw)
+    by_id(raw["resolution"]["proficiencyTiers"], "proficient")[key] = value
+    assert [row_path(raw, f"$.resolution.proficiencyTiers[proficient].{key}")] == paths(raw)
 
 
 def test_too_many_tiers() -> None:
@@ -272,8 +277,8 @@ def test_nine_tiers_are_too_many() -> None:
 def test_at_least_not_strictly_decreasing() -> None:
     """CHK-IMPORT-31 / CHK-OUT-04: each atLeast lower than the tier above."""
     raw = with_outcomes(lantern())
-    raw["resolution"]["outcomes"]["tiers"][1]["atLeast"] = 10
-    assert ["$.resolution.outcomes.tiers[1].atLeast"] == paths(raw)
+    tier(raw, "success")["atLeast"] = 10
+    assert [row_path(raw, "$.resolution.outcomes.tiers[success].atLeast")] == paths(raw)
 
 
 def test_last_tier_with_at_least() -> None:
@@ -286,8 +291,8 @@ def test_last_tier_with_at_least() -> None:
 def test_earlier_tier_without_at_least() -> None:
     """CHK-IMPORT-31: every number-read tier but the last needs atLeast."""
     raw = with_outcomes(lantern())
-    del raw["resolution"]["outcomes"]["tiers"][1]["atLeast"]
-    assert ["$.resolution.outcomes.tiers[1]"] == paths(raw)
+    del tier(raw, "success")["atLeast"]
+    assert [row_path(raw, "$.resolution.outcomes.tiers[success]")] == paths(raw)
 
 
 def test_no_failing_tier() -> None:
@@ -301,29 +306,29 @@ def test_no_failing_tier() -> None:
 def test_tier_text_over_200_characters() -> None:
     """CHK-IMPORT-33 / CHK-OUT-06: a tier text is at most 200 characters."""
     raw = with_outcomes(lantern())
-    raw["resolution"]["outcomes"]["tiers"][0]["text"] = "x" * 201
-    assert ["$.resolution.outcomes.tiers[0].text"] == paths(raw)
+    tier(raw, "critical_success")["text"] = "x" * 201
+    assert [row_path(raw, "$.resolution.outcomes.tiers[critical_success].text")] == paths(raw)
 
 
 def test_on_tier_with_at_least() -> None:
     """CHK-IMPORT-34 / CHK-OUT-07: an on tier has no atLeast."""
     raw = ruleset_with(BLADES)
-    raw["resolution"]["outcomes"]["tiers"][0]["atLeast"] = 12
-    assert ["$.resolution.outcomes.tiers[0].atLeast"] == paths(raw)
+    tier(raw, "critical")["atLeast"] = 12
+    assert [row_path(raw, "$.resolution.outcomes.tiers[critical].atLeast")] == paths(raw)
 
 
 def test_critical_success_tier_that_fails() -> None:
     """CHK-IMPORT-34: an on: critical-success tier must be a success."""
     raw = ruleset_with(BLADES)
-    raw["resolution"]["outcomes"]["tiers"][0]["success"] = False
-    assert ["$.resolution.outcomes.tiers[0].success"] == paths(raw)
+    tier(raw, "critical")["success"] = False
+    assert [row_path(raw, "$.resolution.outcomes.tiers[critical].success")] == paths(raw)
 
 
 def test_critical_failure_tier_that_succeeds() -> None:
     """CHK-IMPORT-34: an on: critical-failure tier is not a success."""
     raw = ruleset_with(CTHULHU)
-    raw["resolution"]["outcomes"]["tiers"][5]["success"] = True
-    assert ["$.resolution.outcomes.tiers[5].success"] == paths(raw)
+    tier(raw, "fumble")["success"] = True
+    assert [row_path(raw, "$.resolution.outcomes.tiers[fumble].success")] == paths(raw)
 
 
 def test_two_tiers_on_the_same_critical() -> None:
@@ -507,15 +512,15 @@ def test_past_target_in_a_critical_success() -> None:
 def test_symbol_counts_chain() -> None:
     """CHK-IMPORT-23 / CHK-SYM-02: counts may not name a symbol that counts."""
     raw = ruleset_with(GENESYS)
-    raw["resolution"]["symbols"][4]["counts"] = "d"
-    assert ["$.resolution.symbols[4].counts"] == paths(raw)
+    by_id(raw["resolution"]["symbols"], "t")["counts"] = "d"
+    assert [row_path(raw, "$.resolution.symbols[t].counts")] == paths(raw)
 
 
 def test_unknown_symbol_on_a_face() -> None:
     """CHK-IMPORT-26 / CHK-SYM-04: every face symbol is declared."""
     raw = ruleset_with(GENESYS)
-    raw["resolution"]["dice"][0]["faces"][1] = ["x"]
-    assert ["$.resolution.dice[0].faces[1][0]"] == paths(raw)
+    by_id(raw["resolution"]["dice"], "ability")["faces"][1] = ["x"]
+    assert [row_path(raw, "$.resolution.dice[ability].faces[1][0]")] == paths(raw)
 
 
 def test_own_upgrade_without_pool_upgrade() -> None:

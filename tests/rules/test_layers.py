@@ -18,14 +18,14 @@ from middleware.stores.memory import MemoryStore
 from middleware.transcript.replay import prepare, replay
 from tests.checks.pool_helpers import WARDEN, member
 from tests.conftest import compat_json, compat_path
+from tests.rulesets import by_id, five_e, row_path
 from tests.rulesets import compat_ruleset as ruleset
-from tests.rulesets import five_e
 
 
 def crown_loot() -> Ruleset:
     """Gravewatch whose ``grave_goods`` is one draw of exactly 2 crowns."""
     data = compat_json("gravewatch.json")
-    data["items"]["lootTables"][0].update(
+    by_id(data["items"]["lootTables"], "grave_goods").update(
         rolls=1, entries=[{"coins": "crown", "weight": 1, "count": 2}])
     return load_ruleset(data)
 
@@ -156,6 +156,8 @@ def test_a_layer_may_not_remove_a_value_a_hide_when_compares_with() -> None:
     from tests.conftest import compat_json
 
     data = compat_json("ruleset-5e-2014.example.json")
-    data["layers"][0]["fields"][0]["removeValues"] = ["int", "none"]
+    low_magic = by_id(data["layers"], "low_magic")
+    by_id(low_magic["fields"], "spellcasting_ability")["removeValues"] = ["int", "none"]
     paths = [p.path for p in validate_ruleset(data)]
-    assert ["$.layers[0].fields[0].removeValues[1]"] == paths
+    assert [row_path(data, "$.layers[low_magic].fields[spellcasting_ability].removeValues[1]")
+            ] == paths

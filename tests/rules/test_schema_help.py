@@ -20,6 +20,7 @@ from middleware.cli import app
 from middleware.rules import ruleset_json_schema
 from middleware.rules.registry import bundled_ids, load_bundled
 from tests.peer import compat_json
+from tests.rulesets import by_id, row_path
 
 SCHEMA = ruleset_json_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -91,10 +92,11 @@ def test_the_schema_marks_what_the_loader_refuses() -> None:
     """SHEET-FILE-06: an unknown key, a wrong kind and a missing key are marked where they are."""
     data = json.loads(json.dumps(load_bundled("cinder-watch").source))
     data["resolution"]["explodes"] = {"from": 10}
-    data["sheet"]["abilities"][0]["min"] = "low"
+    by_id(data["sheet"]["abilities"], "grip")["min"] = "low"
     del data["schemaVersion"]
     found = errors_in(data)
     assert any(e.startswith("$:") and "'schemaVersion' is a required property" in e
                for e in found)
-    assert any(e.startswith("$.sheet.abilities[0].min:") for e in found)
+    grip = row_path(data, "$.sheet.abilities[grip].min")
+    assert any(e.startswith(f"{grip}:") for e in found)
     assert any("explodes" in e for e in found)

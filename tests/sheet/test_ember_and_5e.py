@@ -74,8 +74,8 @@ def test_guarded_scrap() -> None:
 def test_bulk_level_narrows_to_sneak() -> None:
     """SHEET-COND-08: bulk_carried >= 10 is -1 on Sneak only (items feed it; a stand-in here)."""
     data = raw("ember")
-    data["combat"]["levels"][2]["derived"] = "load"
-    data["combat"]["levels"][2]["at"] = 6
+    laden = next(lv for lv in data["combat"]["levels"] if lv.get("derived") == "bulk_carried")
+    laden.update(derived="load", at=6)
     rules = ruleset("ember", data)
     state = state_of("ember-roads", {"name": "Pell"})
     sneak = assemble_check(rules, state, find_roller(state, None), "Sneak", None)

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from middleware.rules.audit.sheet import check_sheet
 from middleware.rules.sheet import SheetBlock
 from middleware.sheet.roller import find_roller
+from tests.rulesets import by_id, index_of, row_path
 from tests.sheet.sheet_helpers import BRAM, raw, ruleset, state_of
 
 
@@ -26,48 +27,58 @@ def problems_after(name: str, change: Callable[[Any], None]) -> list[str]:
     return [p.path for p in check_sheet(ruleset(name, data))]
 
 
+def row(d: Any, where: str, wanted: str) -> Any:
+    """The row ``wanted`` of the list at ``where`` (``sheet.skills``, ``rests``...), to change."""
+    rows = d
+    for key in where.split("."):
+        rows = rows[key]
+    return by_id(rows, wanted)
+
+
 @pytest.mark.parametrize(("name", "change", "path"), [
-    ("cinder-watch", lambda d: d["sheet"]["skills"][0].update(section="cellar"),
-     "$.sheet.skills[0].section"),  # SHEET-IMPORT-05
-    ("cinder-watch", lambda d: d["sheet"]["skills"][1].update(ability="luck"),
-     "$.sheet.skills[1].ability"),  # SHEET-IMPORT-06
-    ("cinder-watch", lambda d: d["sheet"]["skills"].append(dict(d["sheet"]["skills"][0])),
-     "$.sheet.skills[6].id"),  # SHEET-IMPORT-03
-    ("gravewatch", lambda d: d["sheet"]["derived"][1]["of"].append({"derived": "harm_left"}),
-     "$.sheet.derived[1].of[3]"),  # SHEET-IMPORT-10
-    ("gravewatch", lambda d: d["sheet"]["live"]["pools"][0].update(max={"derived": "harm_left"}),
-     "$.sheet.live.pools[0].max"),  # SHEET-IMPORT-13
-    ("cinder-watch", lambda d: d["sheet"]["skills"][4].update(cap={"skillMod": "douse"}),
-     "$.sheet.skills[4].cap"),  # SHEET-IMPORT-14
-    ("lantern-and-ledger", lambda d: d["sheet"]["skills"][0].update(untrained="harder"),
-     "$.sheet.skills[0].untrained"),  # SHEET-IMPORT-15
-    ("ember", lambda d: d["sheet"]["lists"][2]["pools"].update(maxColumn="name"),
-     "$.sheet.lists[2].pools.maxColumn"),  # SHEET-IMPORT-16
-    ("cinder-watch", lambda d: d["sheet"]["live"]["tracks"][0].update(max=5),
-     "$.sheet.live.tracks[0].max"),  # SHEET-IMPORT-17
-    ("ember", lambda d: d["sheet"]["live"]["tracks"][1].pop("onFull"),
-     "$.sheet.live.tracks[1].onFull"),  # SHEET-IMPORT-17 (Reading)
-    ("gravewatch", lambda d: d["sheet"]["derived"][3]["table"].update(dim=-1),
-     "$.sheet.derived[3].table['dim']"),  # SHEET-IMPORT-11
-    ("gravewatch", lambda d: d["rests"][1]["restore"][0].update(kind="bite"),
-     "$.rests[1].restore[0].kind"),  # SHEET-IMPORT-22
-    ("ember", lambda d: d["rests"][0]["restore"][3].update(recharge=["dawn"]),
-     "$.rests[0].restore[3].recharge[0]"),  # SHEET-IMPORT-22
-    ("5e", lambda d: d["sheet"]["derived"][0].update(**{"from": {"skillMod": "arcana"}}),
-     "$.resolution.proficiency.bonus"),  # SHEET-IMPORT-12
+    ("cinder-watch", lambda d: row(d, "sheet.skills", "douse").update(section="cellar"),
+     "$.sheet.skills[douse].section"),  # SHEET-IMPORT-05
+    ("cinder-watch", lambda d: row(d, "sheet.skills", "climb").update(ability="luck"),
+     "$.sheet.skills[climb].ability"),  # SHEET-IMPORT-06
+    ("cinder-watch", lambda d: d["sheet"]["skills"].append(dict(row(d, "sheet.skills", "douse"))),
+     "$.sheet.skills[6].id"),  # SHEET-IMPORT-03: the copy, after the file's six skills
+    ("gravewatch", lambda d: row(d, "sheet.derived", "resolve_max")["of"].append(
+        {"derived": "harm_left"}), "$.sheet.derived[resolve_max].of[3]"),  # SHEET-IMPORT-10
+    ("gravewatch", lambda d: row(d, "sheet.live.pools", "resolve").update(
+        max={"derived": "harm_left"}), "$.sheet.live.pools[resolve].max"),  # SHEET-IMPORT-13
+    ("cinder-watch", lambda d: row(d, "sheet.skills", "calm").update(cap={"skillMod": "douse"}),
+     "$.sheet.skills[calm].cap"),  # SHEET-IMPORT-14
+    ("lantern-and-ledger", lambda d: row(d, "sheet.skills", "climb").update(untrained="harder"),
+     "$.sheet.skills[climb].untrained"),  # SHEET-IMPORT-15
+    ("ember", lambda d: row(d, "sheet.lists", "tricks")["pools"].update(maxColumn="name"),
+     "$.sheet.lists[tricks].pools.maxColumn"),  # SHEET-IMPORT-16
+    ("cinder-watch", lambda d: row(d, "sheet.live.tracks", "scorch").update(max=5),
+     "$.sheet.live.tracks[scorch].max"),  # SHEET-IMPORT-17
+    ("ember", lambda d: row(d, "sheet.live.tracks", "strain").pop("onFull"),
+     "$.sheet.live.tracks[strain].onFull"),  # SHEET-IMPORT-17 (Reading)
+    ("gravewatch", lambda d: row(d, "sheet.derived", "light_nerve")["table"].update(dim=-1),
+     "$.sheet.derived[light_nerve].table['dim']"),  # SHEET-IMPORT-11
+    ("gravewatch", lambda d: row(d, "rests", "breather")["restore"][0].update(kind="bite"),
+     "$.rests[breather].restore[0].kind"),  # SHEET-IMPORT-22
+    ("ember", lambda d: row(d, "rests", "camp")["restore"][3].update(recharge=["dawn"]),
+     "$.rests[camp].restore[3].recharge[0]"),  # SHEET-IMPORT-22
+    ("5e", lambda d: row(d, "sheet.derived", "proficiency_bonus").update(
+        **{"from": {"skillMod": "arcana"}}), "$.resolution.proficiency.bonus"),  # SHEET-IMPORT-12
 ])
 def test_refusals(name: str, change: Callable[[Any], None], path: str) -> None:
-    """SHEET-IMPORT: one broken rule is reported at its JSON path."""
-    assert path in problems_after(name, change)
+    """SHEET-IMPORT: one broken rule is reported at its JSON path (rows named by id here, printed
+    by position)."""
+    assert row_path(raw(name), path) in problems_after(name, change)
 
 
 def test_unknown_key_is_refused_by_the_model() -> None:
     """SHEET-IMPORT-01: a typo key anywhere in the sheet refuses it, with its location."""
     data = raw("gravewatch")["sheet"]
-    data["abilities"][0]["deafult"] = 2
+    by_id(data["abilities"], "sinew")["deafult"] = 2
     with pytest.raises(ValidationError) as caught:
         SheetBlock.model_validate(data)
-    assert caught.value.errors()[0]["loc"] == ("abilities", 0, "deafult")
+    where = index_of(data["abilities"], "sinew")
+    assert caught.value.errors()[0]["loc"] == ("abilities", where, "deafult")
 
 
 def party() -> Any:

@@ -9,14 +9,14 @@ import pytest
 
 from middleware.errors import TranscriptError
 from middleware.sheet.party import read_party
+from tests.rulesets import item_of
 from tests.sheet.sheet_helpers import BRAM, raw, ruleset
 
 
 def _bell_reads_its_peals() -> Any:
     """Gravewatch with the Dawn Bell's capacity read from its own ``peals`` stat (3)."""
     data = raw("gravewatch")
-    kit = next(c for c in data["catalogs"] if c["id"] == "kit")
-    bell = next(e for e in kit["entries"] if e["id"] == "dawn-bell")["item"]
+    bell = item_of(data, "kit/dawn-bell")
     bell["stats"]["peals"] = 3
     bell["charges"]["max"] = {"stat": "peals"}
     return ruleset("gravewatch", data)

@@ -23,7 +23,7 @@ from middleware.stores.memory import MemoryStore
 from middleware.transcript import prepare, replay
 from tests.conftest import compat_json, compat_path
 from tests.rulesets import compat_ruleset as ruleset
-from tests.rulesets import gravewatch
+from tests.rulesets import gravewatch, item_of
 from tests.sheet.sheet_helpers import BRAM, JUNO
 
 
@@ -124,9 +124,7 @@ def with_rests(rests: list[dict[str, Any]], **item_changes: Any) -> Ruleset:
     """Gravewatch with its rests replaced (and the Dawn bell's ``charges`` changed)."""
     data = compat_json("gravewatch.json")
     data["rests"] = rests
-    bell = next(e for c in data["catalogs"] if c["id"] == "kit" for e in c["entries"]
-                if e["id"] == "dawn-bell")
-    bell["item"]["charges"].update(item_changes)
+    item_of(data, "kit/dawn-bell")["charges"].update(item_changes)
     return load_ruleset(data)
 
 

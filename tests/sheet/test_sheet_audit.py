@@ -18,6 +18,7 @@ from middleware.rules.sheet import UntrainedBy
 from middleware.sheet.evaluate import SheetView
 from middleware.sheet.names import find_ability, match_check
 from middleware.sheet.numbers import round_by
+from tests.rulesets import by_id
 from tests.sheet.audit_helpers import Raw, built, changed, check_for, member, ref, rules, view
 from tests.sheet.sheet_helpers import BRAM, JUNO
 
@@ -126,7 +127,8 @@ def test_tier_rounding(value: float, mode: str, expected: int) -> None:
 
 
 def tiers(round_: str) -> Callable[[Raw], object]:
-    return lambda d: d["resolution"]["proficiencyTiers"][1].update(round=round_, flat=1)
+    return lambda d: by_id(d["resolution"]["proficiencyTiers"], "half").update(round=round_,
+                                                                              flat=1)
 
 
 @pytest.mark.parametrize(("round_", "expected"), [("down", 2), ("up", 3), ("nearest", 3)])
@@ -175,7 +177,7 @@ def test_skill_number_parts_and_cap() -> None:
 def test_a_skill_without_an_ability_stands_alone() -> None:
     """SHEET-SKL-01: Ember Sway with its ability removed is tier 1 + bonus 1 = 2 for Juno,
     whatever her Heart."""
-    ember = changed("ember", lambda d: d["sheet"]["skills"][3].pop("ability"))
+    ember = changed("ember", lambda d: by_id(d["sheet"]["skills"], "sway").pop("ability"))
     assert 2 == view(ember, member(JUNO)).skill_number("sway")
 
 
@@ -304,7 +306,7 @@ def test_live_pool_reads_declared_pools_only() -> None:
 
 
 def hide_gear(d: Raw) -> None:
-    d["sheet"]["lists"][0]["hideWhen"] = {"field": "calling", "equals": "Scout"}
+    by_id(d["sheet"]["lists"], "gear")["hideWhen"] = {"field": "calling", "equals": "Scout"}
 
 
 def test_list_sum_with_only_when_and_a_hidden_list() -> None:
@@ -315,8 +317,8 @@ def test_list_sum_with_only_when_and_a_hidden_list() -> None:
 
 
 def half_more(d: Raw) -> None:
-    d["sheet"]["derived"][1]["of"].append({"const": 0.5})
-    d["sheet"]["skills"][4]["cap"] = {"derived": "resolve_max"}
+    by_id(d["sheet"]["derived"], "resolve_max")["of"].append({"const": 0.5})
+    by_id(d["sheet"]["skills"], "soothe")["cap"] = {"derived": "resolve_max"}
     d["resolution"]["adjust"].append({"value": {"const": 0.5}})
 
 
@@ -345,7 +347,7 @@ def test_live_reads_follow_play() -> None:
 
 
 def empty_luck(d: Raw) -> None:
-    d["sheet"]["live"]["pools"][1]["start"] = "empty"
+    by_id(d["sheet"]["live"]["pools"], "luck")["start"] = "empty"
 
 
 def test_without_live_state_reads_the_start_of_play() -> None:

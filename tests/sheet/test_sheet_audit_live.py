@@ -15,6 +15,7 @@ from middleware.resolve.checks.charms import Entry, find_entry
 from middleware.sheet.roller import find_roller
 from middleware.state import Character, GameState
 from tests.checks.pool_helpers import attrs_of, resolve
+from tests.rulesets import by_id
 from tests.sheet.audit_helpers import (
     Raw,
     add_derived,
@@ -74,7 +75,7 @@ def test_enum_tables_on_a_field_and_a_live_state(fields: Raw, states: Raw, dawn:
 
 
 def hide_light(d: Raw) -> None:
-    d["sheet"]["live"]["states"][0]["hideWhen"] = {"field": "watch", "equals": "dawn"}
+    by_id(d["sheet"]["live"]["states"], "light")["hideWhen"] = {"field": "watch", "equals": "dawn"}
 
 
 def test_a_hidden_state_has_no_value_and_reads_the_table_default() -> None:
@@ -165,8 +166,8 @@ def test_row_pools() -> None:
 
 
 def big_luck(d: Raw) -> None:
-    d["sheet"]["live"]["pools"][1]["max"] = {"const": 5_000_000}
-    d["sheet"]["live"]["pools"][0]["max"] = {"const": 2.7}
+    by_id(d["sheet"]["live"]["pools"], "luck")["max"] = {"const": 5_000_000}
+    by_id(d["sheet"]["live"]["pools"], "grit")["max"] = {"const": 2.7}
 
 
 def test_pool_maximum_floored_and_capped() -> None:
@@ -185,8 +186,9 @@ def test_pool_value_clamped_or_full(stored: int | None, expected: int) -> None:
 
 
 def heat_without_default(d: Raw) -> None:
-    d["sheet"]["live"]["tracks"][0].pop("default")
-    d["sheet"]["live"]["tracks"][0]["min"] = 1
+    heat = by_id(d["sheet"]["live"]["tracks"], "heat")
+    heat.pop("default")
+    heat["min"] = 1
 
 
 @pytest.mark.parametrize(("stored", "expected"), [(9, 5), (-2, 1), (None, 1), (3, 3)])
@@ -199,7 +201,7 @@ def test_plain_track_value(stored: int | None, expected: int) -> None:
 
 
 def low_max(d: Raw) -> None:
-    d["sheet"]["live"]["tracks"][0]["max"] = {"const": -3}
+    by_id(d["sheet"]["live"]["tracks"], "heat")["max"] = {"const": -3}
 
 
 def test_a_computed_track_max_is_never_below_min() -> None:
@@ -218,7 +220,7 @@ def test_conditions_are_declared_ids_once() -> None:
 
 
 def no_stance_default(d: Raw) -> None:
-    d["sheet"]["live"]["states"][0].pop("default")
+    by_id(d["sheet"]["live"]["states"], "stance").pop("default")
 
 
 @pytest.mark.parametrize(("stored", "expected"), [("reckless", "reckless"), ("wild", "guarded"),
