@@ -3,7 +3,10 @@ httpx; behind it a fake model server answers from a script."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
+
+import uvicorn
 
 from middleware.parse import parse
 from middleware.segments import Tag
@@ -207,6 +210,33 @@ async def test_an_unreachable_upstream_is_a_502() -> None:
         sock.close()
     assert (502, "upstream_error") == (response.status_code, response.json()["error"]["type"])
     assert "unreachable" in response.json()["error"]["message"]
+
+
+async def test_an_upstream_that_opens_a_moment_late_is_connected_to_and_answers() -> None:
+    """A model server still starting refuses the first connect: the proxy connects again (a
+    request whose connection never opened was never sent) and the turn is played once."""
+    sock = free_socket()
+    late = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"  # bound, listening only in a moment
+    model = FakeModel()
+
+    async def opens() -> None:
+        await asyncio.sleep(0.2)
+        config = uvicorn.Config(model.app(), log_level="warning", log_config=None, ws="none",
+                                lifespan="off")
+        await uvicorn.Server(config).serve(sockets=[sock])
+
+    async with running_proxy(hearth(), FakeModel(), upstream_url=late) as proxy:
+        server = asyncio.create_task(opens())
+        try:
+            model.replies.append(f"The door holds. {CHECK}")
+            response = await proxy.ask(history("Hello."))
+            stored = await proxy.engine.candidates(chat_for(history("Hello.")), 1)
+        finally:
+            server.cancel()
+            sock.close()
+    assert 200 == response.status_code, response.text
+    assert 1 == len(model.seen)
+    assert [response.json()["choices"][0]["message"]["content"]] == [c.text for c in stored]
 
 
 async def test_an_upstream_failing_mid_stream_ends_with_an_error_and_stores_nothing(
