@@ -137,7 +137,7 @@ class _Proxy:
                  options: ServeOptions, inject: InjectConfig) -> None:
         self.engine = engine
         self.inject = inject
-        self.tree = ChatTree(engine, PathIndex(options.chats))
+        self.tree = ChatTree(engine, PathIndex(options.chats * 16))
         self.upstream = upstream
         self.games = games
         self.options = options

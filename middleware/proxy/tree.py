@@ -55,7 +55,8 @@ class ChatTree:
 
     engine: Engine
     index: PathIndex = field(default_factory=PathIndex)
-    """The stored replies of the chats touched last (``ServeOptions.chats`` of them in ``serve``)."""
+    """The stored replies of the chats touched last (in ``serve``, 16 times ``--chats``: a chat let
+    go is read back whole, every turn, so it is held well past the engine's own cache)."""
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def remember(self, chat: str, turn: int, candidate: int, text: str) -> None:

@@ -300,10 +300,10 @@ async def test_two_chats_that_stored_the_same_reply_each_keep_their_own_game(fai
 
 
 async def test_a_chat_the_reply_index_let_go_is_read_back_from_the_store_whole() -> None:
-    """The index of stored replies holds the chats touched last (``--chats``, here one): a chat
-    it let go is read back from the store the next time its history comes, so its second turn
-    plays on its own first (the first cake still held), and the index holds the replies of
-    the chats it holds only."""
+    """The index of stored replies holds the chats touched last (here one): a chat it let go
+    is read back from the store, whole, the next time it is asked for, and the index holds the
+    replies of the chats it holds only; over HTTP, with one chat in the engine's memory, a chat
+    played after another plays on its own first turn (the first cake still held)."""
     games = GameConfig(brass(), party(brass(), BRASS_PARTY), seed=4)
     async with running_proxy(games, FakeModel(), options=ServeOptions(chats=1)) as proxy:
         one = await said(proxy, CAKE, "We reach the fair.")
