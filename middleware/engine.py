@@ -78,6 +78,9 @@ class Engine:
         # read back after eviction must get that same object (and all derived from it) back, not
         # a new copy per chat that every per-ruleset cache would keep too.
         self._loaded: LRUCache[bytes, Ruleset] = LRUCache(maxsize=16)
+        # Each ruleset object's digest, kept with the object (so its id stays its own): a proxy
+        # creates every new chat's game from one ruleset, and digesting it took a tenth of that.
+        self._digests: LRUCache[int, tuple[Ruleset, bytes]] = LRUCache(maxsize=16)
         self._odds: dict[object, object] = {}
 
     async def create_game(
@@ -98,11 +101,18 @@ class Engine:
                                **({"branches": True} if branches else {})},
                       state=self.stored_state(chat, state))
         await self.store.create_game(row)
-        self._rulesets[chat] = self._loaded.setdefault(_digest(row.ruleset), ruleset)
+        self._rulesets[chat] = self._loaded.setdefault(self._digest_of(ruleset, row), ruleset)
         self._games[chat] = replace(row, state=state.model_dump(mode="json"))
         self._last[chat] = 0
         self._remember(chat, 0, (None, 0), state)
         return state
+
+    def _digest_of(self, ruleset: Ruleset, row: GameRow) -> bytes:
+        """The digest of ``row``'s ruleset source, which is ``ruleset``'s."""
+        held = self._digests.get(id(ruleset))
+        if held is None or held[0] is not ruleset:
+            held = self._digests[id(ruleset)] = (ruleset, _digest(row.ruleset))
+        return held[1]
 
     async def user(self, chat: str, turn: int, text: str) -> None:
         """Record the player's message that starts ``turn`` (player text is never parsed)."""
