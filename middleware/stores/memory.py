@@ -27,6 +27,7 @@ from middleware.stores.base import (
     check_turn_number,
 )
 from middleware.stores.codec import (
+    RulesetTexts,
     assemble,
     clean_candidate,
     decode_json,
@@ -87,6 +88,7 @@ class MemoryStore:
         self._t = _Tables({}, {}, {}, {})
         self._parts: dict[str, str] = {}
         self._gate = Gate()
+        self._rulesets = RulesetTexts()
 
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
@@ -105,7 +107,8 @@ class MemoryStore:
         """The game of ``chat``; ``GameError`` if there is none."""
         await self._gate.wait()
         g = self._game(chat)
-        return GameRow(chat, g.ruleset_id, decode_json(g.ruleset), g.seed, decode_json(g.options),
+        return GameRow(chat, g.ruleset_id, self._rulesets.decoded(g.ruleset), g.seed,
+                       decode_json(g.options),
                        self._state(g.state), g.parent, g.forked_at)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:

@@ -46,6 +46,7 @@ from middleware.stores.base import (
 )
 from middleware.stores.codec import (
     PART,
+    RulesetTexts,
     assemble,
     clean_candidate,
     decode_json,
@@ -101,6 +102,7 @@ class PostgresStore:
         self.where = where
         self._gate = Gate()
         self._parts: LRUCache[str, str] = LRUCache(maxsize=PARTS_KEPT)
+        self._rulesets = RulesetTexts()
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
@@ -134,7 +136,7 @@ class PostgresStore:
             r = await conn.fetchrow(sql.GET_GAME, chat)
             if r is None:
                 raise GameError(f"no game for chat {chat!r}")
-            return game_from(chat, tuple(r), await self._state(conn, r[4]))
+            return game_from(chat, tuple(r), await self._state(conn, r[4]), self._rulesets)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""

@@ -50,6 +50,18 @@ async def test_a_game_reads_back_as_written(store: Store, ruleset: str) -> None:
     assert game == await store.get_game("millbrook")
 
 
+async def test_games_of_one_ruleset_share_it_when_read_back(store: Store) -> None:
+    """Games stored with the same ruleset read back with one ruleset value between them (not a
+    copy per game), equal to what was written; another ruleset's games get their own."""
+    await store.create_game(a_game("one"))
+    await store.create_game(a_game("two"))
+    await store.create_game(a_game("other", ruleset="tidemark-d20"))
+    one, two, other = [await store.get_game(chat) for chat in ("one", "two", "other")]
+    assert bundled_json("cinder-watch") == one.ruleset
+    assert one.ruleset is two.ruleset
+    assert bundled_json("tidemark-d20") == other.ruleset
+
+
 async def test_a_chat_id_holds_one_game(store: Store) -> None:
     """Creating a second game on a taken chat id is refused and the first game is kept."""
     await store.create_game(a_game())
