@@ -18,7 +18,7 @@ import hashlib
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import orjson
 from cachetools import LRUCache
@@ -40,6 +40,9 @@ from middleware.stores.base import CandidateRow, GameRow, Start, Store
 from middleware.stores.codec import Encoded, Parted
 from middleware.stores.parts import StateWriter
 from middleware.text import MAX_CANDIDATE_CHARS, bounded
+
+SMALL_PER_CHAT: Final = 16
+"""How many times ``chats`` the engine keeps of what is small per chat (see ``Engine``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,16 +66,20 @@ class Engine:
     """The Python API over one store: create games, process replies, select, fork, read state."""
 
     def __init__(self, store: Store, *, chats: int = 4096) -> None:
-        """``chats``: how many chats' games, rulesets and states are kept in memory; the least
-        recently used past it are dropped and read back from the store when next asked for."""
+        """``chats``: how many chats' states are kept in memory; the least recently used past it
+        are dropped and read back from the store when next asked for. What is small for a chat
+        (its game row, whose ruleset all games share, and where its turns stand) is kept for
+        ``SMALL_PER_CHAT`` times as many: every request reads its chat's game, and a game read
+        back was most of a request's own work when the chats in play outnumbered ``chats``."""
         self.store = store
-        self._rulesets: LRUCache[str, Ruleset] = LRUCache(maxsize=chats)
-        self._games: LRUCache[str, GameRow] = LRUCache(maxsize=chats)
+        small = SMALL_PER_CHAT * chats
+        self._rulesets: LRUCache[str, Ruleset] = LRUCache(maxsize=small)
+        self._games: LRUCache[str, GameRow] = LRUCache(maxsize=small)
         self._states: LRUCache[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
             LRUCache(maxsize=4 * chats)
         self._written: LRUCache[str, tuple[GameState, Parted]] = LRUCache(maxsize=chats)
         self._writer = StateWriter()
-        self._last: LRUCache[str, int] = LRUCache(maxsize=chats)
+        self._last: LRUCache[str, int] = LRUCache(maxsize=small)
         """The last turn each chat is known to have started (turns are never taken away)."""
         # Rulesets by their source's digest: the games of a proxy all play one ruleset, and a game
         # read back after eviction must get that same object (and all derived from it) back, not

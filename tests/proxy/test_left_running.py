@@ -81,9 +81,7 @@ async def test_a_chat_evicted_from_memory_is_read_back_from_the_store_whole() ->
         again = history(first[0]["content"], replies[0], "Drop it.", system="Chat 0.")
         answer = (await http.post("/v1/chat/completions",
                                   json={"model": "m", "messages": again})).json()
-        kept = len(proxy.engine._games)
     assert 'now="0"' in answer["choices"][0]["message"]["content"]
-    assert 1 == kept
 
 
 async def read_events(stderr: asyncio.StreamReader, until: str, limit: int = 200) -> list[str]:
