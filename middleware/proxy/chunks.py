@@ -44,8 +44,7 @@ def piece_of(chunk: dict[str, Any]) -> Piece:
     """``chunk`` read tolerantly: a field of the wrong shape counts as absent."""
     usage = chunk.get("usage")
     choices = chunk.get("choices")
-    first = next((c for c in choices if isinstance(c, dict) and c.get("index", 0) == 0), None) \
-        if isinstance(choices, list) else None
+    first = _first_choice(choices) if isinstance(choices, list) else None
     delta = first.get("delta") if first is not None else None
     delta = delta if isinstance(delta, dict) else {}
     content = delta.get("content")
@@ -55,6 +54,13 @@ def piece_of(chunk: dict[str, Any]) -> Piece:
     return Piece(content=content if isinstance(content, str) else "", others=others,
                  finish=finish if isinstance(finish, str) else None,
                  usage=usage if isinstance(usage, dict) else None)
+
+
+def _first_choice(choices: list[Any]) -> dict[str, Any] | None:
+    """Choice 0 (the first entry, nearly always, so it is looked at before the rest)."""
+    if choices and isinstance(head := choices[0], dict) and head.get("index", 0) == 0:
+        return head
+    return next((c for c in choices if isinstance(c, dict) and c.get("index", 0) == 0), None)
 
 
 def pieces_of(read: list[dict[str, Any]]) -> list[Piece]:

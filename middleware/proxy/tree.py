@@ -73,6 +73,7 @@ class ChatTree:
         named = identity.chat(given) if given is not None else None
         hashed = identity.chat(chat_id({}, ask.messages))
         async with self._lock:
+            self.index.begin()
             chat, offset = await self._chat(history, named, hashed, identity)
             if chat is None:
                 chat, offset = named or hashed, 0

@@ -44,6 +44,19 @@ class PathIndex:
     def __init__(self, chats: int = 4096) -> None:
         self._spots: dict[str, set[Spot]] = {}
         self._chats = _Chats(chats, self._forget)
+        self._keys: dict[str, str] = {}
+        """The text keys of the history being routed: a route looks each reply up several
+        times, and hashing them again was a few percent of a request (``begin`` empties it)."""
+
+    def begin(self) -> None:
+        """A new history is about to be routed: forget the last one's text keys."""
+        self._keys.clear()
+
+    def _text_key(self, text: str) -> str:
+        key = self._keys.get(text)
+        if key is None:
+            key = self._keys[text] = text_key(text)
+        return key
 
     def add(self, chat: str, turn: int, index: int, text: str) -> None:
         held = self._held(chat)
@@ -54,7 +67,7 @@ class PathIndex:
 
     def spots(self, text: str) -> set[Spot]:
         """The candidates ``text`` is: by its text, else (the prose edited) by its tags."""
-        exact = self._spots.get(text_key(text))
+        exact = self._spots.get(self._text_key(text))
         if exact:
             return exact
         key = tags_key(text)
@@ -62,7 +75,7 @@ class PathIndex:
 
     def by_text(self, text: str) -> bool:
         """Whether ``text`` is a stored candidate's text exactly (not only its tags)."""
-        return bool(self._spots.get(text_key(text)))
+        return bool(self._spots.get(self._text_key(text)))
 
     async def seed(self, engine: Engine, chat: str) -> None:
         """Every stored candidate of ``chat``, read once while the chat is held."""
