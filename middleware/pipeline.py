@@ -136,7 +136,9 @@ def resolve_reply(reply: str, state: GameState, ctx: Context,
 def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
     items = _items(reply, state.branches)
     outside = [item for item in items if not isinstance(item, Block)]
-    ctx = replace(ctx, place_at_end=place_at_end(outside, state, ctx))  # SPEC §3: buys
+    place = place_at_end(outside, state, ctx)  # SPEC §3: where buys are priced
+    if place is not ctx.place_at_end:  # most replies name no place: no copy of the context
+        ctx = replace(ctx, place_at_end=place)
     return resolve_items(Reading.at(state), items, ctx).resolved()
 
 
