@@ -51,6 +51,7 @@ from middleware.stores.base import (
 )
 from middleware.stores.codec import (
     PART,
+    RulesetTexts,
     assemble,
     clean_candidate,
     decode_json,
@@ -108,6 +109,7 @@ class PostgresStore:
         self.where = where
         self._gate = Gate()
         self._parts: LRUCache[str, str] = LRUCache(maxsize=PARTS_KEPT)
+        self._rulesets = RulesetTexts()
         self._games: LRUCache[str, bool] = LRUCache(maxsize=PARTS_KEPT)
         """Chats whose game this store created or read (a game is never deleted; forgotten with
         the fragments when a batch is rolled back)."""
@@ -146,7 +148,7 @@ class PostgresStore:
             if r is None:
                 raise GameError(f"no game for chat {chat!r}")
             self._games[chat] = True
-            return game_from(chat, tuple(r), await self._state(conn, r[4]))
+            return game_from(chat, tuple(r), await self._state(conn, r[4]), self._rulesets)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
@@ -170,6 +172,12 @@ class PostgresStore:
         if r is None:
             return None
         return TurnRow(chat, turn, decode_json(r[0]), r[1], [decode_json(e) for e in r[2]])
+
+    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
+        """The selected candidate of each started turn from ``first`` to ``last``."""
+        async with self._connection("read selections") as conn:
+            rows = await conn.fetch(sql.SELECTIONS, chat, first, last)
+        return {r[0]: r[1] for r in rows}
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""
