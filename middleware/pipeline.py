@@ -136,16 +136,31 @@ def resolve_reply(reply: str, state: GameState, ctx: Context,
 def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
     items = _items(reply, state.branches)
     outside = [item for item in items if not isinstance(item, Block)]
-    ctx = replace(ctx, place_at_end=place_at_end(outside, state, ctx))  # SPEC §3: buys
+    place = place_at_end(outside, state, ctx)  # SPEC §3: where buys are priced
+    if place is not ctx.place_at_end:  # most replies name no place: no copy of the context
+        ctx = replace(ctx, place_at_end=place)
     return resolve_items(Reading.at(state), items, ctx).resolved()
 
 
 def resolve_items(reading: Reading, items: Iterable[Item], ctx: Context) -> Step:
-    """``items`` resolved one after the other from ``reading`` (``resolve_item``), as one step."""
-    steps = [Step(reading)]
+    """``items`` resolved one after the other from ``reading`` (``resolve_item``), as one step:
+    the ``joined`` steps, gathered as they come. Prose is kept as it is with no step of its own
+    (half the items of a reply, each a step to build and join)."""
+    kept: list[Segment] = []
+    tag_records: list[Record] = []
+    records: list[Record] = []
+    timings: list[float] = []
     for item in items:
-        steps.append(resolve_item(steps[-1].reading, item, ctx))
-    return joined(steps)
+        if isinstance(item, Text):
+            kept.append(item)
+            continue
+        step = resolve_item(reading, item, ctx)
+        reading = step.reading
+        kept += step.kept
+        tag_records += step.tag_records
+        records += step.records
+        timings += step.timings
+    return Step(reading, tuple(kept), tuple(tag_records), tuple(records), tuple(timings))
 
 
 def resolve_item(reading: Reading, item: Item, ctx: Context) -> Step:

@@ -16,6 +16,11 @@ holds one connection in one transaction (nested batches are savepoints); other t
 wait for it, tasks it starts share its connection, one statement at a time, and a worker elsewhere
 writing to a turn the batch wrote waits for its commit. asyncpg's errors become ours in
 ``_pg_errors`` only.
+
+Inside a batch, a turn started in a game this store knows exists is held back (``_Batch.opening``)
+and started by the call that stores its candidate, in the same round trip (schema version 3); any
+other statement, a savepoint or the commit starts it first. Nothing outside the batch sees its
+writes before the commit, so no one can tell the difference; a replay makes one trip per turn.
 """
 
 from __future__ import annotations
@@ -81,13 +86,15 @@ def _pg_errors(doing: str) -> Iterator[None]:
         raise StoreError(f"could not {doing}: {exc}") from exc
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class _Batch:
-    """An open batch: its store, the connection it holds, and a lock for the tasks sharing it."""
+    """An open batch: its store, the connection it holds, a lock for the tasks sharing it, and the
+    turn started but not yet stored (chat, turn, the player's text as JSON), if any."""
 
     store: PostgresStore
     conn: Connection
     lock: asyncio.Lock
+    opening: tuple[str, int, str] | None = None
 
 
 # Module level on purpose: a ContextVar made per instance is never freed.
@@ -103,6 +110,9 @@ class PostgresStore:
         self._gate = Gate()
         self._parts: LRUCache[str, str] = LRUCache(maxsize=PARTS_KEPT)
         self._rulesets = RulesetTexts()
+        self._games: LRUCache[str, bool] = LRUCache(maxsize=PARTS_KEPT)
+        """Chats whose game this store created or read (a game is never deleted; forgotten with
+        the fragments when a batch is rolled back)."""
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
@@ -129,6 +139,7 @@ class PostgresStore:
             if not _changed(await conn.execute(sql.CREATE_GAME, *values)):
                 raise GameError(f"chat {game.chat!r} already has a game")
         self._parts.update(parts)
+        self._games[game.chat] = True
 
     async def get_game(self, chat: str) -> GameRow:
         """The game of ``chat``; ``GameError`` if there is none."""
@@ -136,16 +147,23 @@ class PostgresStore:
             r = await conn.fetchrow(sql.GET_GAME, chat)
             if r is None:
                 raise GameError(f"no game for chat {chat!r}")
+            self._games[chat] = True
             return game_from(chat, tuple(r), await self._state(conn, r[4]), self._rulesets)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
         check_turn_number(turn)
         text = encode_json(user_text, "the player's text")
+        held = self._held()
+        if held is not None and chat in self._games:
+            async with self._connection("start a turn"):  # starts the one held before, if any
+                held.opening = (chat, turn, text)
+            return
         async with self._connection("start a turn") as conn:
             if not _changed(await conn.execute(sql.START_TURN, chat, turn, text)) and (
                     await conn.fetchval(sql.HAS_GAME, chat) is None):
                 raise GameError(f"no game for chat {chat!r}")
+        self._games[chat] = True
 
     async def get_turn(self, chat: str, turn: int) -> TurnRow | None:
         """Turn ``turn`` of ``chat``, or None."""
@@ -175,8 +193,14 @@ class PostgresStore:
         values = (row.key, str(row.seed), encode_json(row.reply, "the reply"),
                   encode_json(row.text, "the text"), encode_json(row.records, "the records"),
                   state, list(parts), list(parts.values()), *check)
-        async with self._connection("store a candidate") as conn:
-            index = await conn.fetchval(sql.ADD_CANDIDATE, row.chat, row.turn, *values)
+        async with self._connection("store a candidate", (row.chat, row.turn)) as conn:
+            held = self._held()
+            if held is not None and held.opening is not None:  # this turn, held back: start it
+                index = await conn.fetchval(sql.START_AND_ADD_CANDIDATE, row.chat, row.turn,
+                                            *values, held.opening[2])
+                held.opening = None
+            else:
+                index = await conn.fetchval(sql.ADD_CANDIDATE, row.chat, row.turn, *values)
             if index == sql.KEY_SEEN:
                 found = await conn.fetchrow(sql.FIND_CANDIDATE, row.chat, row.turn, row.key)
                 return replace(await self._candidate(conn, found), replayed=True)
@@ -248,9 +272,12 @@ class PostgresStore:
         async with self._gate.hold():
             with _pg_errors("store the batch"), self._forgetting():
                 async with self._pool.acquire() as conn, conn.transaction():
-                    token = _BATCHES.set((*_BATCHES.get(), _Batch(self, conn, asyncio.Lock())))
+                    batch = _Batch(self, conn, asyncio.Lock())
+                    token = _BATCHES.set((*_BATCHES.get(), batch))
                     try:
                         yield
+                        async with batch.lock:
+                            await _open_held(batch)  # before the commit
                     finally:
                         _BATCHES.reset(token)
 
@@ -273,7 +300,8 @@ class PostgresStore:
                 raise StoreError(f"{self.where} (schema {schema}) was written by a newer "
                                  f"gm-middleware (version {version}, this one reads {sql.VERSION})")
             if version < sql.VERSION:
-                await conn.execute(sql.UPGRADE)
+                for _, upgrade in (step for step in sql.UPGRADES if step[0] > version):
+                    await conn.execute(upgrade)
                 await conn.execute(sql.SET_VERSION, sql.VERSION)
 
     async def _candidate(self, conn: Connection, r: Any) -> CandidateRow:
@@ -300,6 +328,7 @@ class PostgresStore:
             yield
         except BaseException:
             self._parts.clear()
+            self._games.clear()
             raise
 
     def _held(self) -> _Batch | None:
@@ -307,11 +336,16 @@ class PostgresStore:
         return next((b for b in _BATCHES.get() if b.store is self), None)
 
     @asynccontextmanager
-    async def _connection(self, doing: str) -> AsyncIterator[Connection]:
-        """A connection for one call: the batch's (one task at a time) or one from the pool."""
+    async def _connection(self, doing: str,
+                          storing: tuple[str, int] | None = None) -> AsyncIterator[Connection]:
+        """A connection for one call: the batch's (one task at a time) or one from the pool. In a
+        batch, a turn held back is started first, unless the call stores a candidate of it
+        (``storing``: chat and turn), which starts it."""
         with _pg_errors(doing):
             if (held := self._held()) is not None:
                 async with held.lock:
+                    if held.opening is not None and held.opening[:2] != storing:
+                        await _open_held(held)
                     yield held.conn
                 return
             await self._gate.wait()
@@ -323,17 +357,28 @@ class PostgresStore:
         """A nested batch: a savepoint on the batch's connection, undone alone if it raises."""
         with _pg_errors("store the batch"):
             async with held.lock:
+                await _open_held(held)  # a turn held back before the savepoint stays if it fails
                 savepoint = held.conn.transaction()
                 await savepoint.start()
             try:
                 yield
             except BaseException:
                 self._parts.clear()
+                self._games.clear()
                 async with held.lock:
+                    held.opening = None  # held back inside the savepoint: undone with it
                     await savepoint.rollback()
                 raise
             async with held.lock:
+                await _open_held(held)
                 await savepoint.commit()
+
+
+async def _open_held(held: _Batch) -> None:
+    """Start the turn the batch held back, if any (its lock held): the game is known to exist."""
+    if held.opening is not None:
+        await held.conn.execute(sql.START_TURN, *held.opening)
+        held.opening = None
 
 
 async def _last_turn(conn: Connection, chat: str) -> int:

@@ -6,14 +6,15 @@ The player's and the model's text is kept as JSON strings too: PostgreSQL TEXT c
 character, and a reply may carry one. Seeds are TEXT because a transcript may give a seed wider than
 64 bits. A state's text may refer to fragments in ``parts`` (``codec.Parted``).
 
-Version 2 added ``parts`` and the function ``gm_add_candidate``;
-a version 1 schema is brought up to it on open (``UPGRADE``), its states, stored whole, read back as
-they are.
+Version 2 added ``parts`` and the function ``gm_add_candidate``; version 3 a second
+``gm_add_candidate`` that also starts the turn, so a batch's player line rides with its candidate
+(one round trip per turn, not two). An older schema is brought up to date on open (``UPGRADES``,
+each step once): a version 1 schema's states, stored whole, read back as they are.
 """
 
 from __future__ import annotations
 
-VERSION = 2
+VERSION = 3
 
 # Every worker runs this on open; the advisory lock stops two of them creating the same table at
 # once (CREATE TABLE IF NOT EXISTS alone races on the catalogue).
@@ -60,7 +61,7 @@ CREATE TABLE IF NOT EXISTS candidates (
 """
 
 # From version 1: what version 2 added, each part only if it is missing.
-UPGRADE = """
+_UPGRADE_2 = """
 CREATE TABLE IF NOT EXISTS parts (
     key  text PRIMARY KEY,
     body text NOT NULL
@@ -107,6 +108,27 @@ BEGIN
 END $$;
 """
 
+# From version 2: the player's line and its candidate in one round trip. The turn is started as
+# START_TURN starts it (kept as it is if it exists), then the candidate is stored by version 2's
+# function, which stays: workers of version 2 already running go on calling it.
+_UPGRADE_3 = """
+CREATE OR REPLACE FUNCTION gm_add_candidate(
+    p_chat text, p_turn bigint, p_key text, p_seed text, p_reply text, p_text text,
+    p_records text, p_state text, p_keys text[], p_bodies text[],
+    p_check boolean, p_before bigint, p_selected bigint, p_events integer, p_user text)
+RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO turns (chat, turn, user_text)
+    SELECT p_chat, p_turn, p_user WHERE EXISTS (SELECT 1 FROM games WHERE chat = p_chat)
+    ON CONFLICT (chat, turn) DO NOTHING;
+    RETURN gm_add_candidate(p_chat, p_turn, p_key, p_seed, p_reply, p_text, p_records, p_state,
+                            p_keys, p_bodies, p_check, p_before, p_selected, p_events);
+END $$;
+"""
+
+UPGRADES = ((2, _UPGRADE_2), (3, _UPGRADE_3))
+"""Each version's additions to the one before, in order: a schema runs those past its version."""
+
 # Checked before any DDL: a worker whose role may only read and write rows opens a prepared schema.
 HAS_TABLES = "SELECT to_regclass('gm_schema') IS NOT NULL"
 
@@ -141,6 +163,10 @@ FROM games WHERE chat = $1"""
 
 ADD_CANDIDATE = """
 SELECT gm_add_candidate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"""
+
+# $15 the player's text (JSON) of the turn, started first if it is not.
+START_AND_ADD_CANDIDATE = """
+SELECT gm_add_candidate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"""
 
 ADDED, NO_TURN, STALE, KEY_SEEN = 0, -1, -2, -3
 """What ``gm_add_candidate`` answers: an index from 0 up, or one of the negative codes."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
@@ -84,9 +83,18 @@ def test_scripted_faces_never_seed_the_generator(monkeypatch: pytest.MonkeyPatch
         seeded.append(seed)
         return random.Random(seed)
 
-    monkeypatch.setattr(dice_module, "random", SimpleNamespace(Random=counting_random))
+    monkeypatch.setattr(dice_module, "Random", counting_random)
     dice = Dice(11, script=[1, 2, 3])
     assert [1, 2, 3] == dice.throw_many(3, 6)
     assert [] == seeded
     assert [random.Random(11).randint(1, 20)] == dice.throw_many(1, 20)
     assert [11] == seeded
+
+
+@given(seed=st.integers(-(2**80), 2**80) | st.integers(0, 2**63 - 1), asked=requests)
+def test_a_seed_throws_what_random_random_throws(seed: int, asked: Asked) -> None:
+    """SPEC §5: a stored seed throws the faces it always has, those of ``random.Random(seed)``'s
+    ``randint``, whatever its size or sign (a transcript may give a seed wider than 64 bits)."""
+    seeded = random.Random(seed)
+    expected = [[seeded.randint(1, sides) for _ in range(count)] for count, sides in asked]
+    assert expected == all_at_once(Dice(seed), asked)

@@ -1,6 +1,7 @@
 """Games stored by the version before states were stored as change (schema 1) still open: their
 states, stored whole, read back as they were, and play goes on in them (SPEC §2: a store is the
-user's saved games)."""
+user's saved games). So does a PostgreSQL schema of version 2, before a turn's player line could
+ride with its candidate."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from middleware.engine import Engine
 from middleware.state import Character, GameState, Stack
-from middleware.stores import SQLiteStore, Store
+from middleware.stores import SQLiteStore, Store, postgres_sql
 from middleware.stores.postgres import PostgresStore
 from tests.rulesets import bundled_json
 from tests.stores.pg import connect, fresh_schema, schema_of
@@ -187,3 +188,32 @@ async def test_a_postgres_schema_of_version_1_opens_and_plays_on(old_schema: str
         await play_on(store)
     finally:
         await store.close()
+
+
+async def test_a_postgres_schema_of_version_2_opens_and_plays_on(old_schema: str) -> None:
+    """A schema of version 2 opens, is brought up to version 3, and plays on, in a batch too; the
+    call a running worker of version 2 makes to store a candidate still works after it."""
+    admin = await connect(schema_of(old_schema))
+    try:
+        await admin.execute(V1_POSTGRES)
+        await admin.execute(dict(postgres_sql.UPGRADES)[2])
+        await admin.execute("INSERT INTO gm_schema (version) VALUES (2)")
+        await admin.execute("INSERT INTO games VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                            *game_row(old_state(3)))
+        await admin.execute("INSERT INTO turns (chat, turn, user_text, selected) VALUES "
+                            "('old', 1, '\"hello\"', 0)")
+        old = candidate_row(old_state(4))
+        await admin.execute("INSERT INTO candidates VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                            *old[:5], '"A quiet turn."', '"A quiet turn."', *old[7:])
+        store = await PostgresStore.open(old_schema)
+        try:
+            async with store.batch():
+                await play_on(store)
+        finally:
+            await store.close()
+        assert 3 == await admin.fetchval(postgres_sql.SCHEMA_VERSION)
+        assert 1 == await admin.fetchval(postgres_sql.ADD_CANDIDATE, "old", 2, None, "5",
+                                         '"again"', '"again"', "[]", old[8], [], [], False, 0,
+                                         None, 0)
+    finally:
+        await admin.close()

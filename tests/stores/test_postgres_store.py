@@ -132,6 +132,36 @@ async def test_a_failed_call_inside_a_batch_leaves_the_batch_usable(store: Postg
     assert ["after the errors"] == [c.reply for c in await store.list_candidates("millbrook", 1)]
 
 
+async def test_turns_started_in_a_batch_are_kept_with_or_without_a_candidate(
+        store: PostgresStore) -> None:
+    """In a batch a turn rides with its candidate (one round trip); a turn whose reply never
+    comes, or one read before its reply, is stored all the same, the player's text as given."""
+    async with store.batch():
+        await one_turn(store, "first")
+        await store.add_candidate(a_reply("answered"))
+        await store.start_turn("millbrook", 2, "second")
+        seen = await store.get_turn("millbrook", 2)
+        await store.start_turn("millbrook", 3, "never answered")
+    turns = [await store.get_turn("millbrook", n) for n in (1, 2, 3)]
+    assert ["first", "second", "never answered"] == [t.user_text if t else None for t in turns]
+    assert [0, None, None] == [t.selected if t else "missing" for t in turns]
+    assert (seen.user_text if seen else None) == "second"
+    assert 3 == await store.last_turn("millbrook")
+
+
+async def test_a_turn_started_in_a_failed_nested_batch_is_undone(store: PostgresStore) -> None:
+    """A nested batch that raises takes the turn it started with it; the outer one's stay."""
+    async with store.batch():
+        await one_turn(store)
+        with pytest.raises(ValueError, match="stop"):
+            async with store.batch():
+                await store.start_turn("millbrook", 2, "undone")
+                raise ValueError("stop")
+        await store.add_candidate(a_reply("kept"))
+    assert (1, None) == (await store.last_turn("millbrook"),
+                         await store.get_turn("millbrook", 2))
+
+
 async def test_a_closed_store_refuses_calls(url: str) -> None:
     """After close, a call is a StoreError, not a driver exception."""
     opened = await PostgresStore.open(url)
