@@ -111,8 +111,8 @@ class ChatTree:
         turns = [j + offset for j, _ in replies]
         selected = await self.engine.store.selections(chat, min(turns), max(turns))
         return sum(1 for (_, text), turn in zip(replies, turns, strict=True) if turn in selected
-                   and any(s.chat == chat and s.turn == turn and s.candidate == selected[turn]
-                           for s in self.index.spots(text)))
+                   and any(s.turn == turn and s.candidate == selected[turn]
+                           for s in self.index.spots_in(text, chat)))
 
     def _roots_of(self, history: History, identity: Identity) -> set[str]:
         return {root_of(s.chat) for _, text in history.replies() for s in self.index.spots(text)
@@ -121,13 +121,12 @@ class ChatTree:
     def _aligned(self, history: History, chat: str, *, fallback: bool) -> tuple[int, int] | None:
         """(offset, replies matched) for ``chat``; None when nothing matches and it is no root."""
         replies = history.replies()
-        offset = _offset(replies, [{s.turn for s in self.index.spots(text) if s.chat == chat}
+        offset = _offset(replies, [{s.turn for s in self.index.spots_in(text, chat)}
                                    for _, text in replies])
         if offset is None:
             return (0, 0) if fallback else None
         matched = sum(1 for j, text in replies
-                      if any(s.chat == chat and s.turn == j + offset
-                             for s in self.index.spots(text)))
+                      if any(s.turn == j + offset for s in self.index.spots_in(text, chat)))
         return offset, matched
 
 

@@ -59,7 +59,7 @@ async def _plan(engine: Engine, index: PathIndex, chat: str, offset: int, histor
         turn = j + offset
         if said.kept is None or not 1 <= turn <= last:
             continue
-        found = [s.candidate for s in index.spots(said.kept) if s.chat == chat and s.turn == turn]
+        found = [s.candidate for s in index.spots_in(said.kept, chat) if s.turn == turn]
         if found:
             plan[turn] = max(found)
         elif await engine.store.list_candidates(chat, turn):
@@ -129,8 +129,8 @@ async def _tail(engine: Engine, index: PathIndex, chat: str, turn: int,
     edited candidate of the turn."""
     if tail is None:
         return None, []
-    found = [s.candidate for s in index.spots(tail)
-             if s.chat == chat and s.turn == turn and index.by_text(tail)]
+    found = [s.candidate for s in index.spots_in(tail, chat)
+             if s.turn == turn and index.by_text(tail)]
     if found:
         return max(found), []
     done = await reread(engine, chat, turn, tail)

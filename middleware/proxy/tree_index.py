@@ -42,7 +42,9 @@ class PathIndex:
     """Reply keys to the candidates that answer to them, for the chats touched last."""
 
     def __init__(self, chats: int = 4096) -> None:
-        self._spots: dict[str, set[Spot]] = {}
+        # key -> chat -> spots: a route asks what one chat holds of a text, and a text may be
+        # stored in many chats (a reply with no tag, "They rest.", or a fake model's one reply)
+        self._spots: dict[str, dict[str, set[Spot]]] = {}
         self._chats = _Chats(chats, self._forget)
         self._keys: dict[str, str] = {}
         """The text keys of the history being routed: a route looks each reply up several
@@ -62,16 +64,24 @@ class PathIndex:
         held = self._held(chat)
         for key in (text_key(text), tags_key(text)):
             if key is not None:
-                self._spots.setdefault(key, set()).add(Spot(chat, turn, index))
+                self._spots.setdefault(key, {}).setdefault(chat, set()).add(Spot(chat, turn, index))
                 held.keys.append(key)
 
     def spots(self, text: str) -> set[Spot]:
-        """The candidates ``text`` is: by its text, else (the prose edited) by its tags."""
+        """The candidates ``text`` is, in every chat held (``spots_in`` tells which)."""
+        return {spot for spots in self._by_chat(text).values() for spot in spots}
+
+    def spots_in(self, text: str, chat: str) -> set[Spot]:
+        """The candidates of ``chat`` that ``text`` is: by its text where it is any candidate's
+        text, else (the prose edited) by its tags."""
+        return self._by_chat(text).get(chat, set())
+
+    def _by_chat(self, text: str) -> dict[str, set[Spot]]:
         exact = self._spots.get(self._text_key(text))
         if exact:
             return exact
         key = tags_key(text)
-        return self._spots.get(key, set()) if key is not None else set()
+        return self._spots.get(key, {}) if key is not None else {}
 
     def by_text(self, text: str) -> bool:
         """Whether ``text`` is a stored candidate's text exactly (not only its tags)."""
@@ -95,11 +105,11 @@ class PathIndex:
 
     def _forget(self, chat: str, held: _Held) -> None:
         for key in held.keys:
-            spots = self._spots.get(key)
-            if spots is None:
+            chats = self._spots.get(key)
+            if chats is None:
                 continue
-            spots.difference_update([s for s in spots if s.chat == chat])
-            if not spots:
+            chats.pop(chat, None)
+            if not chats:
                 del self._spots[key]
 
 
