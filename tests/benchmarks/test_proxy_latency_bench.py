@@ -34,8 +34,10 @@ ROUNDS = int(os.environ.get("GM_LATENCY_ROUNDS", "200"))
 WARM_UP = 10
 CHATS = 10
 """Chats that go on, taking turns: each plays ``ROUNDS / CHATS`` turns."""
-REPLY = (f"The rain drums on the roof. {CHECK} The lock gives. "
+REPLY = (f"The rain drums on the roof ({{said}}). {CHECK} The lock gives. "
          '[inventory: action="add" item="Rope" who="Ada"] ' + "Then the road. " * 20)
+"""Each reply names the player's message it answers (``{said}``), so, as a model's, each chat's
+replies are its own."""
 PATHS = ("direct", "passthrough", "new_chat", "next_turn")
 
 
@@ -85,9 +87,10 @@ async def measure(folder: Path) -> dict[str, float]:
                  for path, url in clients.items()}
         try:
             for n in range(ROUNDS + WARM_UP):
-                new = history("Go.", system=f"Bench {n}.")
+                new = history(f"Go ({n}).", system=f"Bench {n}.")
                 chat = chats[n % CHATS]
-                chat.append({"role": "user", "content": f"Turn {len(chat) // 2 + 1}."})
+                chat.append({"role": "user",
+                             "content": f"Turn {len(chat) // 2 + 1} of chat {n % CHATS}."})
                 for path in PATHS:
                     body = {"model": "m", "stream": True,
                             "messages": chat if path == "next_turn" else new}
