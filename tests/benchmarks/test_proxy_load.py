@@ -20,8 +20,9 @@ Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_load.py -s``
 ``GM_LOAD_TRACE=1`` runs the server under ``tracemalloc``, ``traced_serve``, and prints
 what it holds after each wave). It asserts what must hold whatever the machine: no error, every
 streamed text equal to its stored candidate, and the server's memory flat once its caches are
-full (its resident size after the last wave within 5% of it halfway); it prints the figures and
-asserts no time.
+full (its resident size after the last wave within 5% of it halfway; not asserted for the long
+chats, whose entries and requests grow with every turn); it prints the figures and asserts no
+time.
 """
 
 from __future__ import annotations
@@ -203,12 +204,13 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     streams = waves * CONCURRENCY
     chats = sum(slot.opened for slot in slots)
     print(f"\n{waves} waves of {CONCURRENCY} streams at once ({streams} streams, {chats} chats of "
-          f"up to {TURNS} turns, --chats {CHATS}): direct {took_direct:.1f} s "
+          f"up to {TURNS or waves} turns, --chats {CHATS}): direct {took_direct:.1f} s "
           f"({streams / took_direct:.1f}/s), through the proxy {took:.1f} s "
           f"({streams / took:.1f}/s): {took_direct / took:.2f}x the upstream's throughput; "
           "server RSS after each wave: " + ", ".join(f"{mb:.0f}" for mb in memory) + " MB")
     assert [] == mismatched
-    assert memory[-1] <= memory[len(memory) // 2] * 1.05
+    if TURNS > 0:  # long chats (0) hold more each turn: their index entries and request bodies
+        assert memory[-1] <= memory[len(memory) // 2] * 1.05
 
 
 async def not_as_stored(store: str, played: list[Played]) -> list[tuple[str, int]]:
