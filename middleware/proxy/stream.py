@@ -198,29 +198,33 @@ async def sse_reply(reads: AsyncGenerator[Read, None], reply: ReplyStream,
     """The events of a streamed answer: rewritten text as it comes, one event per read from the
     upstream (the other delta fields passed on as they come), then the rest of the stored
     candidate as shown, the upstream's ``finish_reason`` with the records, its usage, ``[DONE]``.
-    An upstream failure mid-stream ends it with an error event; nothing is stored."""
-    yield envelope.event({"role": "assistant", "content": ""})
+    An upstream failure mid-stream ends it with an error event; nothing is stored.
+
+    What is ready at once goes out in one write: the opening event with the first read's (the
+    first read is in before the answer starts, ``opened``), and the rest of the text with the
+    last events. Each write to the client is a trip through the server and the socket (about a
+    fifth of the proxy's time per stream, measured)."""
+    ready = [envelope.event({"role": "assistant", "content": ""})]
     finish, usage = None, None
     try:
         async for read in reads:
-            events = []
             for piece in pieces_of(read):
                 text = reply.feed(piece.content) if piece.content else ""
                 if delta := {**piece.others, **({"content": text} if text else {})}:
-                    events.append(envelope.event(delta))
+                    ready.append(envelope.event(delta))
                 finish, usage = piece.finish or finish, piece.usage or usage
-            if events:
-                yield b"".join(events)
+            if ready:
+                yield b"".join(ready)
+                ready = []
     except UpstreamError as exc:
-        yield upstream_event(exc)
+        yield b"".join([*ready, upstream_event(exc)])
         return
     finally:
         await reads.aclose()
     done = await store(reply.reply)
     if text := reply.tail(done, shown(done)):
-        yield envelope.event({"content": text})
-    for event in ending(done, envelope, finish, usage):
-        yield event
+        ready.append(envelope.event({"content": text}))
+    yield b"".join([*ready, *ending(done, envelope, finish, usage)])
 
 
 def ending(done: Processed, envelope: Envelope, finish: str | None = None,
@@ -232,7 +236,7 @@ def ending(done: Processed, envelope: Envelope, finish: str | None = None,
 
 
 async def sse_stored(done: Processed, shown: str, envelope: Envelope) -> AsyncIterator[bytes]:
-    """A retry's answer (SPEC §3): the stored text (as shown) in one event, its records, ``[DONE]``."""
-    yield envelope.event({"role": "assistant", "content": shown})
-    for event in ending(done, envelope):
-        yield event
+    """A retry's answer (SPEC §3): the stored text (as shown) in one event, its records, ``[DONE]``,
+    in one write."""
+    yield b"".join([envelope.event({"role": "assistant", "content": shown}),
+                    *ending(done, envelope)])

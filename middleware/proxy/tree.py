@@ -105,13 +105,14 @@ class ChatTree:
 
     async def _on_path(self, history: History, chat: str, offset: int) -> int:
         """How many replies sent back are the selected candidate of their turn on ``chat``."""
-        count = 0
-        for j, text in history.replies():
-            row = await self.engine.store.get_turn(chat, j + offset) if j + offset > 0 else None
-            count += row is not None and any(
-                s.chat == chat and s.turn == j + offset and s.candidate == row.selected
-                for s in self.index.spots(text))
-        return count
+        replies = history.replies()
+        if not replies:
+            return 0
+        turns = [j + offset for j, _ in replies]
+        selected = await self.engine.store.selections(chat, min(turns), max(turns))
+        return sum(1 for (_, text), turn in zip(replies, turns, strict=True) if turn in selected
+                   and any(s.chat == chat and s.turn == turn and s.candidate == selected[turn]
+                           for s in self.index.spots(text)))
 
     def _roots_of(self, history: History, identity: Identity) -> set[str]:
         return {root_of(s.chat) for _, text in history.replies() for s in self.index.spots(text)

@@ -25,7 +25,11 @@ JSON = Any
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """A game as created: its chat id, ruleset (id and the file's JSON), seed, options, S(0)."""
+    """A game as created: its chat id, ruleset (id and the file's JSON), seed, options, S(0).
+
+    A store gives the games that hold the same ruleset text one decoded ``ruleset`` between them
+    (read it; never change it): a proxy's chats all play one ruleset, and decoding it again for
+    each game read back was a third of the proxy's time under load, and a copy per game held."""
 
     chat: str
     ruleset_id: str
@@ -116,6 +120,11 @@ class Store(Protocol):
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none)."""
+
+    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
+        """The selected candidate of each turn of ``chat`` from ``first`` to ``last`` that was
+        started (None: none selected), in one read: the proxy checks a whole history sent back
+        against it on every request."""
 
     async def add_candidate(self, row: CandidateRow, start: Start | None = None) -> CandidateRow:
         """Store a candidate and select it, in one transaction; return it with its index.

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
 
+from cachetools import LRUCache
+
 from middleware.errors import StoreError
 from middleware.stores.base import CandidateRow, GameRow
 from middleware.text import clean, clean_json
@@ -153,8 +155,21 @@ def game_values(game: GameRow, state: str) -> tuple[Any, ...]:
             encode_json(game.options, "the options"), state, game.parent, game.forked_at)
 
 
-def game_from(chat: str, row: Sequence[Any], state: Any) -> GameRow:
+class RulesetTexts:
+    """Rulesets decoded once per text: the games that store one ruleset share its value."""
+
+    def __init__(self, kept: int = 16) -> None:
+        self._decoded: LRUCache[str, Any] = LRUCache(maxsize=kept)
+
+    def decoded(self, text: str) -> Any:
+        value = self._decoded.get(text)
+        if value is None:
+            value = self._decoded[text] = decode_json(text)
+        return value
+
+
+def game_from(chat: str, row: Sequence[Any], state: Any, rulesets: RulesetTexts) -> GameRow:
     """The game a SQL store's ``GET_GAME`` row holds (every column after the chat id), with its
     state's value read by the store (``row[4]`` is the state's text)."""
-    return GameRow(chat, row[0], decode_json(row[1]), int(row[2]), decode_json(row[3]), state,
-                   row[5], row[6])
+    return GameRow(chat, row[0], rulesets.decoded(row[1]), int(row[2]), decode_json(row[3]),
+                   state, row[5], row[6])

@@ -27,6 +27,7 @@ from middleware.stores.base import (
     check_turn_number,
 )
 from middleware.stores.codec import (
+    RulesetTexts,
     assemble,
     clean_candidate,
     decode_json,
@@ -87,6 +88,7 @@ class MemoryStore:
         self._t = _Tables({}, {}, {}, {})
         self._parts: dict[str, str] = {}
         self._gate = Gate()
+        self._rulesets = RulesetTexts()
 
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
@@ -105,7 +107,8 @@ class MemoryStore:
         """The game of ``chat``; ``GameError`` if there is none."""
         await self._gate.wait()
         g = self._game(chat)
-        return GameRow(chat, g.ruleset_id, decode_json(g.ruleset), g.seed, decode_json(g.options),
+        return GameRow(chat, g.ruleset_id, self._rulesets.decoded(g.ruleset), g.seed,
+                       decode_json(g.options),
                        self._state(g.state), g.parent, g.forked_at)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
@@ -126,6 +129,13 @@ class MemoryStore:
             return None
         events = [decode_json(e) for e in row.events]
         return TurnRow(chat, turn, row.user_text, row.selected, events)
+
+    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
+        """The selected candidate of each started turn from ``first`` to ``last``."""
+        await self._gate.wait()
+        turns = self._t.turns
+        return {turn: row.selected for turn in range(max(first, 1), last + 1)
+                if (row := turns.get((chat, turn))) is not None}
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""

@@ -46,6 +46,7 @@ from middleware.stores.base import (
 )
 from middleware.stores.codec import (
     PART,
+    RulesetTexts,
     assemble,
     clean_candidate,
     decode_json,
@@ -101,6 +102,7 @@ class PostgresStore:
         self.where = where
         self._gate = Gate()
         self._parts: LRUCache[str, str] = LRUCache(maxsize=PARTS_KEPT)
+        self._rulesets = RulesetTexts()
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
@@ -134,7 +136,7 @@ class PostgresStore:
             r = await conn.fetchrow(sql.GET_GAME, chat)
             if r is None:
                 raise GameError(f"no game for chat {chat!r}")
-            return game_from(chat, tuple(r), await self._state(conn, r[4]))
+            return game_from(chat, tuple(r), await self._state(conn, r[4]), self._rulesets)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
@@ -152,6 +154,12 @@ class PostgresStore:
         if r is None:
             return None
         return TurnRow(chat, turn, decode_json(r[0]), r[1], [decode_json(e) for e in r[2]])
+
+    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
+        """The selected candidate of each started turn from ``first`` to ``last``."""
+        async with self._connection("read selections") as conn:
+            rows = await conn.fetch(sql.SELECTIONS, chat, first, last)
+        return {r[0]: r[1] for r in rows}
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""

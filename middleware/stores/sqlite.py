@@ -42,6 +42,7 @@ from middleware.stores.base import (
 from middleware.stores.codec import (
     KEY_CHARS,
     PART,
+    RulesetTexts,
     assemble,
     clean_candidate,
     decode_json,
@@ -102,6 +103,7 @@ class SQLiteStore:
         self.path = path
         self._gate = Gate()
         self._parts: LRUCache[str, str] = LRUCache(maxsize=PARTS_KEPT)
+        self._rulesets = RulesetTexts()
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> SQLiteStore:
@@ -134,7 +136,7 @@ class SQLiteStore:
         if not rows:
             raise GameError(f"no game for chat {chat!r}")
         r = rows[0]
-        return game_from(chat, r, await self._state(r[4]))
+        return game_from(chat, r, await self._state(r[4]), self._rulesets)
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
@@ -152,6 +154,12 @@ class SQLiteStore:
             return None
         user_text, selected, events = rows[0]
         return TurnRow(chat, turn, user_text, selected, decode_json(events))
+
+    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
+        """The selected candidate of each started turn from ``first`` to ``last``."""
+        async with self._gate.one():
+            rows = await self._rows(sql.SELECTIONS, (chat, first, last), "read selections")
+        return {turn: selected for turn, selected in rows}
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""

@@ -1,39 +1,62 @@
-"""The latency the proxy adds to a streamed reply: the same fake upstream on 127.0.0.1 streamed
-directly and through a real ``serve`` app, side by side in one run, one request at a time.
+"""The latency the proxy adds to a streamed reply, one request at a time: the fake upstream on
+127.0.0.1 called directly, through a proxy that does nothing (``passthrough``: the floor of the
+stack ``serve`` runs on) and through ``gm-middleware serve`` (SQLite, as a user runs it), each a
+process of its own, side by side in one run. Through ``serve``, two kinds of request alternate:
+a new chat's first turn (a game is created) and the next turn of a chat that goes on (its history
+sent back as a chat UI sends it).
 
 Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_latency_bench.py --benchmark-only
--s``. It prints, for the first byte of the answer and its last byte, p50 and p99 of both, and what
-the proxy adds; the figures are kept in the benchmark's ``extra_info``. No time is asserted.
+-s -p no:cacheprovider`` (``GM_LATENCY_ROUNDS``: requests of each kind, default 200). It prints
+p50 and p99 of the first byte of the answer and of its last byte on each path, what each adds to
+calling the upstream directly, and the proxy's CPU time per stream; the figures are kept in the
+benchmark's ``extra_info``. No time is asserted.
+
+The servers are processes of their own, as in use: run in the benchmark's own event loop, the fake
+upstream's and the client's work would be counted as the proxy's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import statistics
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from middleware.proxy import ServeOptions
-from tests.proxy.conftest import CHECK, history, serving
-from tests.proxy.fake_upstream import Answer, FakeUpstream, served
+from tests.benchmarks.processes import cpu_seconds, free_port, gm_middleware, running
+from tests.proxy.conftest import CHECK, history
 
 ROUNDS = int(os.environ.get("GM_LATENCY_ROUNDS", "200"))
+WARM_UP = 10
+CHATS = 10
+"""Chats that go on, taking turns: each plays ``ROUNDS / CHATS`` turns."""
 REPLY = (f"The rain drums on the roof. {CHECK} The lock gives. "
          '[inventory: action="add" item="Rope" who="Ada"] ' + "Then the road. " * 20)
+PATHS = ("direct", "passthrough", "new_chat", "next_turn")
 
 
-async def timed(http: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, float]:
-    """(first byte, last byte) of one streamed answer, in ms from sending the request."""
+async def timed(http: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, float, str]:
+    """(first byte, last byte) of one streamed answer in ms from sending the request, and its
+    text."""
     loop = asyncio.get_running_loop()
     began = loop.time()
     first = 0.0
+    raw = bytearray()
     async with http.stream("POST", "/v1/chat/completions", json=body) as response:
-        async for _ in response.aiter_raw():
+        async for data in response.aiter_raw():
             first = first or loop.time() - began
-    return first * 1000, (loop.time() - began) * 1000
+            raw += data
+    last = loop.time() - began
+    return first * 1000, last * 1000, streamed_text(raw.decode())
+
+
+def streamed_text(raw: str) -> str:
+    events = [json.loads(line[6:]) for line in raw.split("\n") if line.startswith("data: {")]
+    return "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -41,47 +64,81 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return cuts[49], cuts[98]
 
 
-async def measure() -> dict[str, float]:
-    """p50/p99 of first and last byte, direct and through the proxy, alternating requests."""
-    upstream = FakeUpstream([Answer(REPLY) for _ in range(2 * ROUNDS + 20)])
-    direct: list[tuple[float, float]] = []
-    proxied: list[tuple[float, float]] = []
-    async with served(upstream, ServeOptions(timeout=60.0)) as proxy, \
-            serving(upstream.app()) as fake_url, \
-            httpx.AsyncClient(base_url=fake_url) as straight, \
-            proxy.client() as through:
-        for n in range(ROUNDS + 10):
-            body = {"model": "m", "messages": history("Go.", system=f"Bench {n}."), "stream": True}
-            pair = (await timed(straight, body), await timed(through, body))
-            if n >= 10:  # the first ten warm both paths up
-                direct.append(pair[0])
-                proxied.append(pair[1])
-    figures: dict[str, float] = {}
-    for name, samples in (("direct", direct), ("proxy", proxied)):
+async def measure(folder: Path) -> dict[str, float]:
+    """p50/p99 of first and last byte on every path; the proxy's CPU ms per stream."""
+    upstream, floor, proxy = free_port(), free_port(), free_port()
+    upstream_url = f"http://127.0.0.1:{upstream}"
+    samples: dict[str, list[tuple[float, float]]] = {path: [] for path in PATHS}
+    cpu = {"new_chat": 0.0, "next_turn": 0.0}
+    chats = [history(system=f"Long chat {n}.") for n in range(CHATS)]
+    async with running(upstream, "-m", "tests.proxy.fake_upstream", str(upstream), REPLY,
+                       log=folder / "upstream.log"), \
+            running(floor, "-m", "tests.benchmarks.passthrough", str(floor), upstream_url,
+                    log=folder / "passthrough.log"), \
+            running(proxy, gm_middleware(), "serve", "--ruleset", "hearth-and-haul",
+                    "--upstream", upstream_url, "--port", str(proxy), "--log-level", "warning",
+                    "--store", f"sqlite:///{folder / 'games.db'}",
+                    log=folder / "serve.log") as served:
+        clients = {"direct": upstream_url, "passthrough": f"http://127.0.0.1:{floor}",
+                   "new_chat": f"http://127.0.0.1:{proxy}", "next_turn": f"http://127.0.0.1:{proxy}"}
+        https = {path: httpx.AsyncClient(base_url=url, timeout=60.0)
+                 for path, url in clients.items()}
+        try:
+            for n in range(ROUNDS + WARM_UP):
+                new = history("Go.", system=f"Bench {n}.")
+                chat = chats[n % CHATS]
+                chat.append({"role": "user", "content": f"Turn {len(chat) // 2 + 1}."})
+                for path in PATHS:
+                    body = {"model": "m", "stream": True,
+                            "messages": chat if path == "next_turn" else new}
+                    before = cpu_seconds(served.pid)
+                    first, last, text = await timed(https[path], body)
+                    if path == "next_turn":
+                        chat.append({"role": "assistant", "content": text})
+                    if n >= WARM_UP:
+                        samples[path].append((first, last))
+                        if path in cpu:
+                            cpu[path] += cpu_seconds(served.pid) - before
+        finally:
+            for http in https.values():
+                await http.aclose()
+    return figures(samples, cpu)
+
+
+def figures(samples: dict[str, list[tuple[float, float]]],
+            cpu: dict[str, float]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for path, pairs in samples.items():
         for edge, index in (("first", 0), ("last", 1)):
-            p50, p99 = percentiles([s[index] for s in samples])
-            figures[f"{name}_{edge}_p50_ms"], figures[f"{name}_{edge}_p99_ms"] = p50, p99
-    for edge in ("first", "last"):
-        for p in ("p50", "p99"):
-            figures[f"added_{edge}_{p}_ms"] = (figures[f"proxy_{edge}_{p}_ms"]
-                                               - figures[f"direct_{edge}_{p}_ms"])
-    return figures
+            p50, p99 = percentiles([pair[index] for pair in pairs])
+            out[f"{path}_{edge}_p50_ms"], out[f"{path}_{edge}_p99_ms"] = p50, p99
+    for path in PATHS[1:]:
+        for key in ("first_p50", "first_p99", "last_p50", "last_p99"):
+            out[f"{path}_added_{key}_ms"] = out[f"{path}_{key}_ms"] - out[f"direct_{key}_ms"]
+    for path, seconds in cpu.items():
+        out[f"{path}_cpu_ms_per_stream"] = seconds * 1000 / ROUNDS
+    return out
 
 
 @pytest.mark.benchmark(group="proxy-latency")
-def test_added_latency_first_and_last_byte(benchmark: Any) -> None:
-    figures: dict[str, float] = {}
+def test_added_latency_first_and_last_byte(benchmark: Any, tmp_path: Path) -> None:
+    found: dict[str, float] = {}
 
     def run() -> None:
-        figures.update(asyncio.run(measure()))
+        found.update(asyncio.run(measure(tmp_path)))
 
     benchmark.pedantic(run, rounds=1, iterations=1)
-    benchmark.extra_info.update(figures)
-    print(f"\n{ROUNDS} streams each way, one at a time (ms):")
-    for edge in ("first", "last"):
-        print(f"  {edge} byte: direct p50 {figures[f'direct_{edge}_p50_ms']:.1f} "
-              f"p99 {figures[f'direct_{edge}_p99_ms']:.1f} | proxy p50 "
-              f"{figures[f'proxy_{edge}_p50_ms']:.1f} p99 {figures[f'proxy_{edge}_p99_ms']:.1f} | "
-              f"added p50 {figures[f'added_{edge}_p50_ms']:.1f} "
-              f"p99 {figures[f'added_{edge}_p99_ms']:.1f}")
-    assert len(figures) == 12
+    benchmark.extra_info.update(found)
+    print(f"\n{ROUNDS} streams on each path, one at a time (ms):")
+    for path in PATHS:
+        line = " | ".join(
+            f"{edge} byte p50 {found[f'{path}_{edge}_p50_ms']:.1f} "
+            f"p99 {found[f'{path}_{edge}_p99_ms']:.1f}"
+            + ("" if path == "direct" else
+               f" (adds {found[f'{path}_added_{edge}_p50_ms']:.1f} / "
+               f"{found[f'{path}_added_{edge}_p99_ms']:.1f})")
+            for edge in ("first", "last"))
+        cpu = f" | proxy CPU {found[f'{path}_cpu_ms_per_stream']:.2f} ms a stream" \
+            if f"{path}_cpu_ms_per_stream" in found else ""
+        print(f"  {path:<12} {line}{cpu}")
+    assert 4 * 4 + 3 * 4 + 2 == len(found)

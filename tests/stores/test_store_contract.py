@@ -50,6 +50,18 @@ async def test_a_game_reads_back_as_written(store: Store, ruleset: str) -> None:
     assert game == await store.get_game("millbrook")
 
 
+async def test_games_of_one_ruleset_share_it_when_read_back(store: Store) -> None:
+    """Games stored with the same ruleset read back with one ruleset value between them (not a
+    copy per game), equal to what was written; another ruleset's games get their own."""
+    await store.create_game(a_game("one"))
+    await store.create_game(a_game("two"))
+    await store.create_game(a_game("other", ruleset="tidemark-d20"))
+    one, two, other = [await store.get_game(chat) for chat in ("one", "two", "other")]
+    assert bundled_json("cinder-watch") == one.ruleset
+    assert one.ruleset is two.ruleset
+    assert bundled_json("tidemark-d20") == other.ruleset
+
+
 async def test_a_chat_id_holds_one_game(store: Store) -> None:
     """Creating a second game on a taken chat id is refused and the first game is kept."""
     await store.create_game(a_game())
@@ -159,6 +171,21 @@ async def test_a_swipe_back_selects_an_earlier_candidate(store: Store) -> None:
     stored = await store.add_candidate(a_reply(reply="third"))
     assert 2 == stored.index
     assert "third" == _reply(await store.selected_candidate("millbrook", 1))
+
+
+async def test_selections_read_a_span_of_turns_at_once(store: Store) -> None:
+    """``selections`` gives each started turn of the span its selected candidate, as ``get_turn``
+    says it, and leaves out turns never started (and another chat's)."""
+    await played(store, turns=3)
+    await played(store, turns=2, chat="other")
+    await store.add_candidate(a_reply(2))
+    await store.select("millbrook", 2, 0)
+    await store.start_turn("millbrook", 4, "no reply yet")
+    expected = {turn: row.selected for turn in range(1, 5)
+                if (row := await store.get_turn("millbrook", turn)) is not None}
+    assert {1: 0, 2: 0, 3: 0, 4: None} == expected == await store.selections("millbrook", -2, 9)
+    assert {2: 0, 3: 0} == await store.selections("millbrook", 2, 3)
+    assert {} == await store.selections("millbrook", 5, 9)
 
 
 async def test_a_seen_key_returns_the_stored_candidate_and_writes_nothing(store: Store) -> None:

@@ -131,10 +131,9 @@ async def _events(turn: ToolTurn, reply: ReplyStream, chunks: Chunks, upstream: 
         yield upstream_event(exc)
         return
     done = await store(reply.reply, turn.notes)
-    if text := reply.tail(done, shown(done)):
-        yield envelope.event({"content": text})
-    for event in ending(done, envelope, _finish(finish, client), turn.usage):
-        yield event
+    text = reply.tail(done, shown(done))
+    yield b"".join([*([envelope.event({"content": text})] if text else []),
+                    *ending(done, envelope, _finish(finish, client), turn.usage)])
 
 
 async def _pieces(reads: Chunks) -> AsyncIterator[Piece]:
