@@ -17,12 +17,13 @@ Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_load.py -s``
 (``GM_LOAD_REQUESTS``, ``GM_LOAD_CONCURRENCY``, ``GM_LOAD_TURNS`` and ``GM_LOAD_CHATS`` for
 ``--chats`` change the size; ``GM_LOAD_TURNS=0`` plays one chat per slot all along, so
 ``GM_LOAD_TURNS=0 GM_LOAD_REQUESTS=4000 GM_LOAD_CHATS=50`` is the run of 200 chats of 20 turns;
-``GM_LOAD_TRACE=1`` runs the server under ``tracemalloc``, ``traced_serve``, and prints
-what it holds after each wave). It asserts what must hold whatever the machine: no error, every
-streamed text equal to its stored candidate, and the server's memory flat once its caches are
-full (its resident size after the last wave within 5% of it halfway; not asserted for the long
-chats, whose entries and requests grow with every turn); it prints the figures and asserts no
-time.
+``GM_LOAD_ONE_TEXT=1`` gives every chat the same reply (told apart by its dice alone, so each
+history matches stored replies of many chats); ``GM_LOAD_TRACE=1`` runs the server under
+``tracemalloc``, ``traced_serve``, and prints what it holds after each wave). It asserts what
+must hold whatever the machine: no error, every streamed text equal to its stored candidate,
+and the server's memory flat once its caches are full (its resident size after the last wave
+within 5% of it halfway; not asserted for the long chats, whose index entries and requests grow
+with every turn); it prints the figures and asserts no time.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ CONCURRENCY = int(os.environ.get("GM_LOAD_CONCURRENCY", "200"))
 TURNS = int(os.environ.get("GM_LOAD_TURNS", "5"))
 CHATS = int(os.environ.get("GM_LOAD_CHATS", str(max(1, CONCURRENCY // 20))))
 TRACE = os.environ.get("GM_LOAD_TRACE", "") not in ("", "0")
-REPLY = (f"{{said}} The rain drums on the roof. {CHECK} The lock gives. "
+ONE_TEXT = os.environ.get("GM_LOAD_ONE_TEXT", "") not in ("", "0")
+REPLY = ("" if ONE_TEXT else "{said} ") + (f"The rain drums on the roof. {CHECK} The lock gives. "
          '[inventory: action="add" item="Rope" who="Ada"] ' + "Then the road. " * 20)
 
 
