@@ -155,7 +155,7 @@ class _Proxy:
             return await self._passed_on(ask, auth)
         identity = self._identity(request)
         if self.options.display == "cards":  # shown replies back as stored, so the tree finds them
-            ask = self.history.known(ask, identity, named_chat(request.headers, ask, identity))
+            ask = await self.history.known(ask, identity, named_chat(request.headers, ask, identity))
         route = await self.tree.route(request.headers, ask, self._game, identity)
         if self.options.display == "cards":
             ask = await self.history.restored(route.chat, ask)

@@ -19,6 +19,7 @@ from cachetools import LRUCache
 
 from middleware.display import for_people
 from middleware.engine import Engine, Processed
+from middleware.errors import GameError
 from middleware.proxy.access import Identity, owner
 from middleware.proxy.chat import ChatRequest, Message
 
@@ -44,13 +45,15 @@ class ShownReplies:
         self._texts[key] = done.text if seen == done.text else None
         return text
 
-    def known(self, ask: ChatRequest, identity: Identity, chat: str) -> ChatRequest:
-        """``ask`` with every assistant message this proxy showed ``identity`` (and still
-        remembers) put back as its stored text, before the chat is known: the chat's tree then
-        finds its candidates by their resolved tags. ``chat`` is the one the request names (or
-        its opening's): its own shown replies first, by turn; then any of the identity's that one
-        stored text alone was shown as. What it no longer remembers ``restored`` reads from the
-        store."""
+    async def known(self, ask: ChatRequest, identity: Identity, chat: str) -> ChatRequest:
+        """``ask`` with every assistant message this proxy showed ``identity`` put back as its
+        stored text, before the chat is known: the chat's tree then finds its candidates by their
+        resolved tags. ``chat`` is the one the request names (or its opening's): its own shown
+        replies first, by turn, from memory or else from the store (a chat the cache let go is
+        read back, so its history routes as it did while held); then any of the identity's that
+        one stored text alone was shown as (memory only). What is still not found (a branch's replies the
+        cache let go) ``restored`` reads from the store once the chat is known."""
+        last = await self._last_turn(chat)
         texts: dict[int, str] = {}
         turn = 0
         for index, message in enumerate(ask.messages):
@@ -58,10 +61,18 @@ class ShownReplies:
             if message.role != "assistant":
                 continue
             shown = message.text.strip()
-            text = self._known.get((chat, turn, shown)) or self._texts.get((identity.scope, shown))
+            own = await self._resolved(chat, turn, shown) if 1 <= turn <= last else None
+            text = own or self._texts.get((identity.scope, shown))
             if text is not None:
                 texts[index] = text
         return with_texts(ask, texts) if texts else ask
+
+    async def _last_turn(self, chat: str) -> int:
+        """The chat's last turn started; 0 for a chat with no game yet."""
+        try:
+            return await self._engine.store.last_turn(chat)
+        except GameError:
+            return 0
 
     async def restored(self, chat: str, ask: ChatRequest) -> ChatRequest:
         """``ask`` with every assistant message that is a stored candidate shown as cards

@@ -33,7 +33,7 @@ from middleware.proxy.access import OPEN, Identity, shown
 from middleware.proxy.chat import MAX_CHAT_ID, ChatRequest, chat_id
 from middleware.proxy.history import History, read_history
 from middleware.proxy.tree_follow import Follow, follow
-from middleware.proxy.tree_index import PathIndex, Spot, family, root_of
+from middleware.proxy.tree_index import Hold, PathIndex, Spot, family, root_of
 
 ID_HEADERS: Final = ("x-gm-chat", "x-openwebui-chat-id")
 
@@ -74,11 +74,12 @@ class ChatTree:
         hashed = identity.chat(chat_id({}, ask.messages))
         async with self._lock:
             self.index.begin()
-            chat, offset = await self._chat(history, named, hashed, identity)
-            if chat is None:
-                chat, offset = named or hashed, 0
-                await new_game(chat)
-            done: Follow = await follow(self.engine, self.index, chat, offset, history)
+            with self.index.hold() as hold:  # its chats stay in the index while it routes
+                chat, offset = await self._chat(history, named, hashed, identity, hold)
+                if chat is None:
+                    chat, offset = named or hashed, 0
+                    await new_game(chat)
+                done: Follow = await follow(self.engine, self.index, chat, offset, history, hold)
         for spot in done.edited:
             get_logger().info("proxy-edited-candidate", chat=spot.chat, turn=spot.turn,
                               candidate=spot.candidate)
@@ -86,13 +87,13 @@ class ChatTree:
                      chat if done.chat != chat else None)
 
     async def _chat(self, history: History, named: str | None, hashed: str,
-                    identity: Identity) -> tuple[str | None, int]:
+                    identity: Identity, hold: Hold) -> tuple[str | None, int]:
         """The stored chat of ``identity``'s the history follows furthest, and its turn offset."""
         roots = {named} if named else {hashed} | self._roots_of(history, identity)
         best: tuple[int, int, bool, int, str, int] | None = None
         for root in sorted(roots):
             for chat in await family(self.engine, root):
-                await self.index.seed(self.engine, chat)
+                await self.index.seed(self.engine, chat, hold)
                 aligned = self._aligned(history, chat, fallback=chat == root)
                 if aligned is None:
                     continue

@@ -19,7 +19,7 @@ from middleware.engine import Engine
 from middleware.logs import get_logger
 from middleware.paths import branch, copy_candidate, reread
 from middleware.proxy.history import History
-from middleware.proxy.tree_index import PathIndex, Spot, next_branch, root_of
+from middleware.proxy.tree_index import Hold, PathIndex, Spot, next_branch, root_of
 
 Choice = int | Literal["edit"]
 
@@ -35,14 +35,16 @@ class Follow:
 
 
 async def follow(engine: Engine, index: PathIndex, chat: str, offset: int,
-                 history: History) -> Follow:
-    """Select, edit, open turns and branch so that ``chat``'s path is the history's."""
+                 history: History, hold: Hold | None = None) -> Follow:
+    """Select, edit, open turns and branch so that ``chat``'s path is the history's (a branch
+    made is held in the index with ``hold``)."""
     turn = len(history.turns) + offset
     last = await engine.store.last_turn(chat)
     plan = await _plan(engine, index, chat, offset, history, last)
     leaves = await _leaves(engine, chat, offset, history, plan, last, turn)
     if leaves is not None:
-        chat, edited = await _branched(engine, index, chat, leaves, offset, history, plan)
+        chat, edited = await _branched(engine, index, chat, leaves, offset, history, plan,
+                                       hold)
     else:
         edited = await _in_place(engine, index, chat, offset, history, plan)
     for n in range(await engine.store.last_turn(chat) + 1, turn + 1):
@@ -88,11 +90,12 @@ async def _leaves(engine: Engine, chat: str, offset: int, history: History,
 
 
 async def _branched(engine: Engine, index: PathIndex, chat: str, at: int, offset: int,
-                    history: History, plan: dict[int, Choice]) -> tuple[str, list[Spot]]:
+                    history: History, plan: dict[int, Choice],
+                    hold: Hold | None) -> tuple[str, list[Spot]]:
     """A branch of ``chat`` from S(at-1) holding the history's own path from turn ``at``."""
     new = await next_branch(engine, root_of(chat))
     await branch(engine, chat, at - 1, new)
-    await index.seed(engine, new)
+    await index.seed(engine, new, hold)
     get_logger().info("proxy-branch", chat=chat, branch=new, at=at - 1)
     edited: list[Spot] = []
     for n in range(at, max((t for t in plan if t >= at), default=at - 1) + 1):

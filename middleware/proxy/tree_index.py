@@ -2,19 +2,21 @@
 
 The proxy fills it as it stores candidates and, the first time it touches a chat, from the store
 (every candidate of every turn), so a chat whose id is known is recognised after a restart too.
-It holds the chats touched last, at most ``chats`` of them: a chat evicted is read back from the
-store, whole, the next time a request names it (as after a restart).
+It holds the chats touched last, at most ``chats`` of them (and, past that, the chats a route
+running now has seeded): a chat let go is read back from the store, whole, the next time a
+request names it (as after a restart).
 Branches the proxy makes are named ``<chat>~branch-<n>``, so the chats of one family (a chat and
 its branches) are found again by their names alone, with nothing else stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Final, NamedTuple
-
-from cachetools import LRUCache
 
 from middleware.engine import Engine
 from middleware.errors import GameError
@@ -38,17 +40,36 @@ def root_of(chat: str) -> str:
     return chat.split(BRANCH, 1)[0]
 
 
+class Hold:
+    """The chats one route has seeded: held in the index until the route ends (``PathIndex.hold``)."""
+
+    __slots__ = ("chats",)
+
+    def __init__(self) -> None:
+        self.chats: list[_Held] = []
+
+
 class PathIndex:
-    """Reply keys to the candidates that answer to them, for the chats touched last."""
+    """Reply keys to the candidates that answer to them, for the chats touched last.
+
+    A route reads its chats' spots across awaits of the store, while other requests store their
+    replies and add chats of their own: the chats it seeds under a ``hold`` are never let go
+    before it ends, whatever the index's size (past it, for as long as the route runs)."""
 
     def __init__(self, chats: int = 4096) -> None:
         # key -> chat -> spots: a route asks what one chat holds of a text, and a text may be
         # stored in many chats (a reply with no tag, "They rest.", or a fake model's one reply)
         self._spots: dict[str, dict[str, set[Spot]]] = {}
-        self._chats = _Chats(chats, self._forget)
+        self._chats: OrderedDict[str, _Held] = OrderedDict()
+        """The chats held, touched least recently first."""
+        self._size = chats
         self._keys: dict[str, str] = {}
         """The text keys of the history being routed: a route looks each reply up several
         times, and hashing them again was a few percent of a request (``begin`` empties it)."""
+
+    def __len__(self) -> int:
+        """How many chats it holds now."""
+        return len(self._chats)
 
     def begin(self) -> None:
         """A new history is about to be routed: forget the last one's text keys."""
@@ -87,9 +108,22 @@ class PathIndex:
         """Whether ``text`` is a stored candidate's text exactly (not only its tags)."""
         return bool(self._spots.get(self._text_key(text)))
 
-    async def seed(self, engine: Engine, chat: str) -> None:
-        """Every stored candidate of ``chat``, read once while the chat is held."""
-        held = self._held(chat)
+    @contextmanager
+    def hold(self) -> Iterator[Hold]:
+        """A route's hold: the chats seeded with it stay until it ends; then the index is cut
+        back to its size."""
+        hold = Hold()
+        try:
+            yield hold
+        finally:
+            for held in hold.chats:
+                held.pins -= 1
+            self._let_go()
+
+    async def seed(self, engine: Engine, chat: str, hold: Hold | None = None) -> None:
+        """Every stored candidate of ``chat``, read once while the chat is held (and, with a
+        ``hold``, held until it ends: reading awaits the store, where other chats come in)."""
+        held = self._held(chat, hold)
         if held.seeded:
             return
         held.seeded = True
@@ -97,11 +131,25 @@ class PathIndex:
             for row in await engine.store.list_candidates(chat, turn):
                 self.add(chat, turn, row.index, row.text)
 
-    def _held(self, chat: str) -> _Held:
+    def _held(self, chat: str, hold: Hold | None = None) -> _Held:
         held = self._chats.get(chat)
         if held is None:
-            self._chats[chat] = held = _Held()
+            held = self._chats[chat] = _Held()
+        else:
+            self._chats.move_to_end(chat)
+        if hold is not None:
+            held.pins += 1
+            hold.chats.append(held)
+        self._let_go()
         return held
+
+    def _let_go(self) -> None:
+        """Past its size, the chats touched least recently that no route holds are let go."""
+        excess = len(self._chats) - self._size
+        if excess <= 0:
+            return
+        for chat in list(islice((c for c, h in self._chats.items() if not h.pins), excess)):
+            self._forget(chat, self._chats.pop(chat))
 
     def _forget(self, chat: str, held: _Held) -> None:
         for key in held.keys:
@@ -115,23 +163,12 @@ class PathIndex:
 
 @dataclass(slots=True)
 class _Held:
-    """A chat held: the keys its candidates added, and whether the store's were read."""
+    """A chat held: the keys its candidates added, whether the store's were read, and how many
+    routes hold it now."""
 
     keys: list[str] = field(default_factory=list)
     seeded: bool = False
-
-
-class _Chats(LRUCache[str, _Held]):
-    """The chats held, touched last first; an evicted chat's keys are forgotten."""
-
-    def __init__(self, size: int, forget: Callable[[str, _Held], None]) -> None:
-        super().__init__(maxsize=size)
-        self._evicted = forget
-
-    def popitem(self) -> tuple[str, _Held]:
-        chat, held = super().popitem()
-        self._evicted(chat, held)
-        return chat, held
+    pins: int = 0
 
 
 async def exists(engine: Engine, chat: str) -> bool:

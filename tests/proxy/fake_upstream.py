@@ -220,12 +220,17 @@ async def served(upstream: FakeUpstream, options: ServeOptions | None = None, *,
 
 def main() -> None:
     """``python -m tests.proxy.fake_upstream PORT TEXT``: serve ``TEXT`` as every answer on
-    127.0.0.1:PORT, in a process of its own (the load test's upstream)."""
+    127.0.0.1:PORT, in a process of its own (the load test's upstream); ``{said}`` in ``TEXT``
+    is the request's last player message, so each chat's replies are its own, as a model's are."""
     import sys
 
     import uvicorn
 
-    upstream = FakeUpstream(always=Answer(sys.argv[2]))
+    def narrate(body: dict[str, Any]) -> str:
+        said = [m["content"] for m in body["messages"] if m.get("role") == "user"]
+        return sys.argv[2].replace("{said}", str(said[-1]) if said else "")
+
+    upstream = FakeUpstream(always=Answer(narrate=narrate))
     uvicorn.run(upstream.app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
                 lifespan="off", ws="none")
 

@@ -98,3 +98,30 @@ async def test_a_cards_reply_and_a_tags_reply_sent_back_make_the_same_upstream_r
     assert upstream.seen[2]["messages"] == upstream.seen[3]["messages"]
     assert stored == upstream.seen[2]["messages"][2]["content"]
     assert selected is not None and 0 == selected.selected
+
+
+async def test_a_cards_reply_the_cache_let_go_still_plays_on_its_turn() -> None:
+    """With one chat in memory (the shown replies remembered: 16), turn 1's cards come back after
+    twenty other chats were shown theirs: the proxy reads the chat's candidates back from the
+    store, so the history plays turn 2 of its chat on the candidate it kept — no edited
+    candidate, no branch — and the model reads turn 1 as the stored tags."""
+    upstream = FakeUpstream(always=Answer(REPLY))
+    first = history("I heave.")
+    async with served(upstream, ServeOptions(display="cards", timeout=TIMEOUT, chats=1)) as proxy, \
+            proxy.client() as http:
+        kept = (await http.post("/v1/chat/completions",
+                                json={"model": "m", "messages": first})).json()
+        for n in range(20):
+            others = history(f"Elsewhere {n}.")
+            assert 200 == (await http.post("/v1/chat/completions",
+                                           json={"model": "m", "messages": others})).status_code
+        as_cards = kept["choices"][0]["message"]["content"]
+        answer = await http.post("/v1/chat/completions",
+                                 json={"model": "m",
+                                       "messages": history("I heave.", as_cards, "On.")})
+        chat = chat_for(first)
+        stored = [c.text for c in await proxy.engine.candidates(chat, 1)]
+    assert (chat, "2") == (answer.headers["x-gm-chat"], answer.headers["x-gm-turn"])
+    assert "x-gm-edited" not in answer.headers and "x-gm-branch-of" not in answer.headers
+    assert 1 == len(stored)
+    assert stored[0] == upstream.seen[-1]["messages"][2]["content"]

@@ -3,16 +3,22 @@ really send, through a real proxy over HTTP, each asserting the stored tree and 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 from structlog.testing import capture_logs
 
 from middleware.character.summary import state_summary
+from middleware.engine import Engine
 from middleware.errors import GameError
 from middleware.proxy import GameConfig, ServeOptions
+from middleware.proxy.chat import read_request
+from middleware.proxy.tree import ChatTree, Route
 from middleware.proxy.tree_index import PathIndex
+from middleware.stores.base import CandidateRow
+from middleware.stores.memory import MemoryStore
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
 from tests.proxy.conftest import FakeModel, Proxy, chat_for, history, running_proxy, streamed_text
 
@@ -326,3 +332,50 @@ async def test_a_chat_the_reply_index_let_go_is_read_back_from_the_store_whole()
         await index.seed(proxy.engine, chat)  # read back whole: both its turns
         assert [{(chat, 1)}, {(chat, 2)}] == [{(s.chat, s.turn) for s in index.spots(text(answer))}
                                               for answer in (one, two)]
+
+
+class _Busy(MemoryStore):
+    """A store that, each time a turn's candidates are read, first lets other requests store
+    theirs (``meanwhile``): what 200 chats played at once do while one chat is read back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.meanwhile: Callable[[], None] = lambda: None
+
+    async def list_candidates(self, chat: str, turn: int) -> list[CandidateRow]:
+        self.meanwhile()
+        return await super().list_candidates(chat, turn)
+
+
+async def played(tree: ChatTree, messages: list[dict[str, Any]], reply: str) -> tuple[Route, str]:
+    """``messages`` routed through ``tree``, then ``reply`` stored as its turn's candidate: the
+    route and the stored text."""
+    ask = read_request(json.dumps({"model": "m", "messages": messages}).encode())
+    route = await tree.route({}, ask, lambda chat: tree.engine.create_game(chat, brass()))
+    done = await tree.engine.process(route.chat, route.turn, reply)
+    tree.remember(done.chat, done.turn, done.candidate, done.text)
+    return route, done.text
+
+
+async def test_a_chat_let_go_while_its_own_request_routes_still_routes_right() -> None:
+    """The index holds two chats, and while a chat's turns are read back from the store other
+    requests store replies of new chats (each read, three more): the chat's request still plays
+    its next turn on the candidates it kept — no branch, no edited candidate — and once it has
+    routed the index holds two chats again."""
+    store = _Busy()
+    tree = ChatTree(Engine(store), PathIndex(chats=2))
+    messages = talk("We set out.")
+    for n in (1, 2, 3):
+        _, kept = await played(tree, messages, f"Turn {n}. {CHECK}")
+        messages += [{"role": "assistant", "content": kept},
+                     {"role": "user", "content": f"On to turn {n + 1}."}]
+    others = iter(range(10_000))
+    store.meanwhile = lambda: [tree.remember(f"other-{next(others)}", 1, 0, f"Elsewhere {n}.")
+                               for n in range(3)]
+    tree.index = PathIndex(chats=2)  # the chat let go: read back, under the others' traffic
+    route, _ = await played(tree, messages, "Turn 4.")
+    store.meanwhile = lambda: None
+    assert Route(chat_for(messages), 4) == route
+    assert [[0], [0], [0], [0]] == [[c.candidate for c in await tree.engine.candidates(route.chat, n)]
+                                    for n in (1, 2, 3, 4)]
+    assert 2 == len(tree.index)
