@@ -41,8 +41,9 @@ import httpx
 from middleware.display import for_people
 from middleware.engine import Engine
 from middleware.stores import open_store
+from tests.benchmarks.processes import free_port, gm_middleware, resident_mb, started
 from tests.conftest import compat_path
-from tests.proxy.conftest import CHECK, chat_for, free_socket
+from tests.proxy.conftest import CHECK, chat_for
 
 REQUESTS = int(os.environ.get("GM_LOAD_REQUESTS", "3000"))
 CONCURRENCY = int(os.environ.get("GM_LOAD_CONCURRENCY", "200"))
@@ -86,13 +87,6 @@ class Played:
     text: str
 
 
-def resident_mb(pid: int) -> float:
-    """The resident set size of process ``pid`` now, in MB (Linux ``/proc``)."""
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(next(line.split()[1] for line in status.splitlines()
-                    if line.startswith("VmRSS:"))) / 1000
-
-
 async def one(http: httpx.AsyncClient, messages: list[dict[str, Any]]) -> str:
     """The streamed text of one request."""
     body = {"model": "m", "messages": messages, "stream": True}
@@ -115,31 +109,11 @@ async def wave(http: httpx.AsyncClient, slots: list[Slot]) -> list[Played]:
             for messages, text in zip(sent, texts, strict=True)]
 
 
-def free_port() -> int:
-    sock = free_socket()
-    port: int = sock.getsockname()[1]
-    sock.close()
-    return port
-
-
-async def started(url: str) -> None:
-    """Wait until the server at ``url`` answers."""
-    async with httpx.AsyncClient(base_url=url, timeout=5.0) as http:
-        for _ in range(300):
-            try:
-                if (await http.get("/v1/models")).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.1)
-    raise AssertionError("the proxy did not start")
-
-
 def serve_command() -> list[str]:
     """``gm-middleware serve``, or the traced server in its place (``GM_LOAD_TRACE``)."""
     if TRACE:
         return [sys.executable, "-m", "tests.benchmarks.traced_serve"]
-    return [str(Path(sys.executable).parent / "gm-middleware"), "serve"]
+    return [gm_middleware(), "serve"]
 
 
 async def traced(http: httpx.AsyncClient, number: int) -> None:
