@@ -112,7 +112,7 @@ class UpstreamError(GMError):
 
     ``status`` is the upstream's HTTP status when it answered, else None; ``retry_after`` its
     ``Retry-After`` header; ``timed_out`` says it did not answer in time; ``code`` is the error
-    code it gave (a short identifier, never its message). The foreign error (an httpx error, bad
+    code it gave (a short identifier, never its message). The foreign error (an aiohttp error, bad
     JSON) is chained with ``from``.
     """
 

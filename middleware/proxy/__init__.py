@@ -3,7 +3,7 @@
 ``create_app`` builds the ASGI app over an ``Engine`` and an ``Upstream`` (``HttpUpstream`` for a
 real model server); ``GameConfig`` is what a new chat's game starts with; ``ServeOptions`` how
 the proxy runs (display, limits, token). Each is imported from its module on first use (PEP 562),
-so that reading ``middleware.proxy.options`` costs neither starlette nor httpx.
+so that reading ``middleware.proxy.options`` costs neither starlette nor aiohttp.
 """
 
 import typing
