@@ -4,12 +4,16 @@ resolution, no store), all in one run. Goals: memory ≤ 3×, SQLite ≤ 4×, Po
 
 Run with ``.venv/bin/python -m pytest tests/benchmarks/test_replay_bench.py --benchmark-only
 -p no:cacheprovider``; PostgreSQL is the test server (``GM_TEST_POSTGRES``), a schema per round.
+Logging is as ``gm-middleware replay`` sets it (``warning``, whatever ``GM_BENCH_LOG`` says): the
+per-tag events a proxy writes are not what a replay pays.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +21,7 @@ from typing import Any
 import pytest
 from lark import Lark
 
+from middleware import logs
 from middleware.engine import Engine
 from middleware.stores import open_store
 from middleware.transcript import prepare, replay
@@ -25,6 +30,14 @@ from tests.stores.pg import fresh_schema
 
 TURNS = 10_000
 ROUNDS = 2
+
+
+@pytest.fixture(autouse=True)
+def _replay_logging(_deployed_logging: None) -> Iterator[None]:
+    """The replay command's log level (``cli/replay.py``), over the benchmarks' default."""
+    with open(os.devnull, "w") as sink:
+        logs.configure(logging.WARNING, stream=sink)
+        yield
 
 
 def transcript_lines(turns: int) -> list[str]:
