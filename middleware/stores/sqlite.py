@@ -22,7 +22,7 @@ import asyncio
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -90,9 +90,10 @@ def _start(start: Start) -> tuple[int, int | None, int]:
     return start.turn, start.selected, start.events
 
 
-@asynccontextmanager
-async def _nothing() -> AsyncIterator[None]:
-    yield
+_NO_TRANSACTION = nullcontext()
+"""What a candidate without new fragments runs in: its one statement is a transaction of its own.
+A plain context manager, reused: an ``asynccontextmanager`` builds an async generator per call,
+which asyncio also registers, and that cost more than the rest of the call around the statement."""
 
 
 class SQLiteStore:
@@ -179,11 +180,12 @@ class SQLiteStore:
             statement, values = sql.ADD_CANDIDATE_AFTER, (*values, *_start(start))
         no_turn = f"chat {row.chat!r} has no turn {row.turn}"
         async with self._gate.one():
-            async with self._atomic() if parts else _nothing():
+            async with self._atomic() if parts else _NO_TRANSACTION:
                 await self._add_parts(parts)
                 added, _ = await self._run(statement, values, "store a candidate", no_turn)
             if added:
-                self._parts.update(parts)
+                if parts:
+                    self._parts.update(parts)
                 return stored_as_given(row, added[0][0])
             found = [] if row.key is None else await self._candidates(
                 sql.FIND_CANDIDATE, (row.chat, row.turn, row.key))
@@ -299,16 +301,20 @@ class SQLiteStore:
 
     async def _run(self, statement: str, params: Row, doing: str,
                    missing: str | None = None) -> tuple[list[Row], int]:
-        """One statement: its rows and the number changed; sleeps while the file is busy."""
+        """One statement: its rows and the number changed; sleeps while the file is busy.
+
+        The statement runs outside ``_sqlite_errors``, entered only to map an error: every call
+        of the store passes here, and a generator-based context manager per statement cost about
+        as much as a short statement."""
         waits = iter(_BUSY_WAITS)
         while True:
             try:
-                with _sqlite_errors(doing, missing):
-                    cursor = self._db.execute(statement, params)
-                    return cursor.fetchall(), cursor.rowcount
-            except StoreError as exc:
-                if not _busy(exc.__cause__) or (wait := next(waits, None)) is None:
-                    raise
+                cursor = self._db.execute(statement, params)
+                return cursor.fetchall(), cursor.rowcount
+            except sqlite3.Error as exc:
+                if not _busy(exc) or (wait := next(waits, None)) is None:
+                    with _sqlite_errors(doing, missing):
+                        raise
             await asyncio.sleep(wait)
 
     @asynccontextmanager
