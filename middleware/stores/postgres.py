@@ -31,6 +31,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from types import TracebackType
 from typing import Any, TypeAlias
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -83,7 +84,7 @@ def _pg_errors(doing: str) -> Iterator[None]:
     try:
         yield
     except _FOREIGN as exc:
-        raise StoreError(f"could not {doing}: {exc}") from exc
+        raise _failed(doing, exc) from exc
 
 
 @dataclass(slots=True, eq=False)
@@ -335,22 +336,11 @@ class PostgresStore:
         """This store's batch that the current task is inside, if any."""
         return next((b for b in _BATCHES.get() if b.store is self), None)
 
-    @asynccontextmanager
-    async def _connection(self, doing: str,
-                          storing: tuple[str, int] | None = None) -> AsyncIterator[Connection]:
+    def _connection(self, doing: str, storing: tuple[str, int] | None = None) -> _Call:
         """A connection for one call: the batch's (one task at a time) or one from the pool. In a
         batch, a turn held back is started first, unless the call stores a candidate of it
         (``storing``: chat and turn), which starts it."""
-        with _pg_errors(doing):
-            if (held := self._held()) is not None:
-                async with held.lock:
-                    if held.opening is not None and held.opening[:2] != storing:
-                        await _open_held(held)
-                    yield held.conn
-                return
-            await self._gate.wait()
-            async with self._pool.acquire() as conn:
-                yield conn
+        return _Call(self, doing, storing)
 
     @asynccontextmanager
     async def _savepoint(self, held: _Batch) -> AsyncIterator[None]:
@@ -372,6 +362,62 @@ class PostgresStore:
             async with held.lock:
                 await _open_held(held)
                 await savepoint.commit()
+
+
+class _Call:
+    """``PostgresStore._connection``: a plain async context manager, as every call of the store
+    enters one (an ``asynccontextmanager`` builds an async generator per call, which asyncio also
+    registers, and ``_pg_errors`` is one more generator). The errors of the call, and of taking
+    and giving back its connection, become ours as ``_pg_errors`` maps them."""
+
+    __slots__ = ("_doing", "_held", "_pooled", "_store", "_storing")
+
+    def __init__(self, store: PostgresStore, doing: str, storing: tuple[str, int] | None) -> None:
+        self._store = store
+        self._doing = doing
+        self._storing = storing
+        self._held: _Batch | None = None
+        self._pooled: Any = None  # the pool's acquire context, when the call takes a connection
+
+    async def __aenter__(self) -> Connection:
+        try:
+            return await self._take()
+        except _FOREIGN as exc:
+            raise _failed(self._doing, exc) from exc
+
+    async def _take(self) -> Connection:
+        if (held := self._store._held()) is not None:
+            await held.lock.acquire()
+            try:
+                if held.opening is not None and held.opening[:2] != self._storing:
+                    await _open_held(held)
+            except BaseException:
+                held.lock.release()
+                raise
+            self._held = held
+            return held.conn
+        await self._store._gate.wait()
+        pooled = self._store._pool.acquire()
+        conn: Connection = await pooled.__aenter__()
+        self._pooled = pooled
+        return conn
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        try:
+            if self._pooled is not None:
+                await self._pooled.__aexit__(kind, exc, tb)
+            elif self._held is not None:
+                self._held.lock.release()
+        except _FOREIGN as failed:
+            raise _failed(self._doing, failed) from failed
+        if isinstance(exc, _FOREIGN):
+            raise _failed(self._doing, exc) from exc
+
+
+def _failed(doing: str, exc: BaseException) -> StoreError:
+    """A foreign error as ``_pg_errors`` maps it."""
+    return StoreError(f"could not {doing}: {exc}")
 
 
 async def _open_held(held: _Batch) -> None:
