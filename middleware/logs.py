@@ -20,6 +20,9 @@ def configure(level: int = logging.INFO, *, stream: TextIO | None = None) -> Non
     # One writer for every logger: ``WriteLoggerFactory`` built a new one, looking up its file's
     # lock, on every bind, and the engine binds once per reply.
     writer = structlog.WriteLogger(out)
+    wrapper = structlog.make_filtering_bound_logger(level)
+    global _CONFIGURED
+    _CONFIGURED = (wrapper, level)
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
@@ -28,7 +31,7 @@ def configure(level: int = logging.INFO, *, stream: TextIO | None = None) -> Non
             structlog.processors.format_exc_info,
             renderer,
         ],
-        wrapper_class=structlog.make_filtering_bound_logger(level),
+        wrapper_class=wrapper,
         logger_factory=lambda *_: writer,
         cache_logger_on_first_use=False,
     )
@@ -36,10 +39,25 @@ def configure(level: int = logging.INFO, *, stream: TextIO | None = None) -> Non
 
 _LOGGER: FilteringBoundLogger = structlog.get_logger("gm_middleware")
 
+_CONFIGURED: tuple[type, int] | None = None
+"""The logger class ``configure`` gave structlog, and its level."""
+
 
 def get_logger() -> FilteringBoundLogger:
     """The package's logger: one lazy proxy, which reads structlog's configuration on every bind."""
     return _LOGGER
+
+
+def enabled_for(level: int) -> bool:
+    """Whether an event at ``level`` would be written.
+
+    While structlog runs with the logger class ``configure`` gave it, its level answers: asking a
+    bound logger binds one first (a logger and its context built from the configuration), which
+    cost a replayed reply about 4 µs only to learn that nothing is logged at ``warning``."""
+    configured = _CONFIGURED
+    if configured is not None and structlog.get_config()["wrapper_class"] is configured[0]:
+        return level >= configured[1]
+    return get_logger().bind().is_enabled_for(level)
 
 
 def _json_line(event: Mapping[str, object], **options: object) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from middleware.items.stack_room import new_stacks_left
-from middleware.logs import get_logger
+from middleware.logs import enabled_for, get_logger
 from middleware.parse import parse, parse_pieces
 from middleware.records import ErrorRecord, IgnoredRecord, Record, clean_value
 from middleware.resolve import Context, Resolution
@@ -49,12 +49,11 @@ class ResolvedReply:
 
     def log(self, *, chat: str, turn: int, candidate: int) -> None:
         """SPEC §9: one event per tag with chat, turn, candidate, tag, status and time spent."""
-        # One bound logger for the reply: the lazy proxy would otherwise bind again per tag.
-        log = get_logger().bind()
-        if not log.is_enabled_for(logging.INFO):
-            return  # a replay logs at warning level: not even the calls that drop each event
-        # The reply's keys bound once: the events are the same, their keys in the same order.
-        log = log.bind(chat=chat, turn=turn, candidate=candidate)
+        if not enabled_for(logging.INFO):
+            return  # a replay logs at warning level: not even a logger bound to drop each event
+        # One bound logger for the reply, its keys bound once (the lazy proxy would otherwise
+        # bind again per tag): the events are the same, their keys in the same order.
+        log = get_logger().bind(chat=chat, turn=turn, candidate=candidate)
         for record, ms in zip(self.records, self.timings, strict=True):
             log.info("tag", tag=record.tag, status=record.status, reason=record.reason, ms=ms)
 
