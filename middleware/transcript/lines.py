@@ -157,8 +157,9 @@ def read_line(raw: str, number: int) -> Line:
         message = f"not JSON: {decoding.msg} (column {decoding.colno})" \
             if isinstance(decoding, json.JSONDecodeError) else str(exc)
         raise UnreadableTranscript(message, line=number) from exc
-    try:
-        return _LINE.validate_python(data)
+    try:  # the core validator itself: the adapter's method only passes its options on to it
+        line: Line = _LINE.validator.validate_python(data)
+        return line
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = tuple(first["loc"])
