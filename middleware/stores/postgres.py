@@ -209,7 +209,8 @@ class PostgresStore:
             raise GameError(f"chat {row.chat!r} has no turn {row.turn}")
         if index == sql.STALE:
             raise StaleStart(f"turn {row.turn - 1} of chat {row.chat!r} changed since it was read")
-        self._parts.update(parts)
+        if parts:  # most replies bring none, and the cache's update is the generic Mapping one
+            self._parts.update(parts)
         return stored_as_given(row, index)
 
     async def find_candidate(self, chat: str, turn: int, key: str) -> CandidateRow | None:

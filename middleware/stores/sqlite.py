@@ -184,7 +184,7 @@ class SQLiteStore:
                 await self._add_parts(parts)
                 added, _ = await self._run(statement, values, "store a candidate", no_turn)
             if added:
-                if parts:
+                if parts:  # most replies bring none, and the cache's update is the generic one
                     self._parts.update(parts)
                 return stored_as_given(row, added[0][0])
             found = [] if row.key is None else await self._candidates(
