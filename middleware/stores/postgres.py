@@ -15,7 +15,7 @@ as the writer read it. Fragments read or written are kept in memory (they never 
 holds one connection in one transaction (nested batches are savepoints); other tasks of this process
 wait for it, tasks it starts share its connection, one statement at a time, and a worker elsewhere
 writing to a turn the batch wrote waits for its commit. asyncpg's errors become ours in
-``_pg_errors`` only.
+``_pg_errors`` and, for the calls that take a connection, in ``_Call`` (both by ``_failed``).
 
 Inside a batch, a turn started in a game this store knows exists is held back (``_Batch.opening``)
 and started by the call that stores its candidate, in the same round trip (schema version 3); any
@@ -369,7 +369,7 @@ class _Call:
     """``PostgresStore._connection``: a plain async context manager, as every call of the store
     enters one (an ``asynccontextmanager`` builds an async generator per call, which asyncio also
     registers, and ``_pg_errors`` is one more generator). The errors of the call, and of taking
-    and giving back its connection, become ours as ``_pg_errors`` maps them."""
+    and giving back its connection, become ours as in ``_pg_errors``."""
 
     __slots__ = ("_doing", "_held", "_pooled", "_store", "_storing")
 
@@ -417,7 +417,7 @@ class _Call:
 
 
 def _failed(doing: str, exc: BaseException) -> StoreError:
-    """A foreign error as ``_pg_errors`` maps it."""
+    """A foreign error (``_FOREIGN``) as ours, saying what the store could not do."""
     return StoreError(f"could not {doing}: {exc}")
 
 
