@@ -97,6 +97,19 @@ async def test_nothing_is_logged_per_tag_at_warning_level(engine: Engine) -> Non
     assert "" == out.getvalue()
 
 
+def test_whether_a_level_is_logged_follows_structlog_as_it_stands() -> None:
+    """``logs.enabled_for`` answers from the level ``configure`` set only while structlog still
+    runs with it; configured otherwise (or reset), structlog's own logger answers."""
+    logs.configure(logging.WARNING, stream=io.StringIO())
+    try:
+        assert (False, True) == (logs.enabled_for(logging.INFO), logs.enabled_for(logging.WARNING))
+        structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG))
+        assert logs.enabled_for(logging.INFO)
+    finally:
+        structlog.reset_defaults()
+    assert logs.enabled_for(logging.DEBUG)  # structlog's default logs every level
+
+
 async def test_a_reply_that_changes_nothing_stores_the_state_it_started_from(
         engine: Engine) -> None:
     """SPEC §2, §3: each candidate's stored state reads back as the state the engine returned,
