@@ -110,9 +110,9 @@ class ChatTree:
         if not replies:
             return 0
         turns = [j + offset for j, _ in replies]
-        selected = await self.engine.store.selections(chat, min(turns), max(turns))
-        return sum(1 for (_, text), turn in zip(replies, turns, strict=True) if turn in selected
-                   and any(s.turn == turn and s.candidate == selected[turn]
+        rows = await self.engine.store.turns(chat, min(turns), max(turns))
+        return sum(1 for (_, text), turn in zip(replies, turns, strict=True) if turn in rows
+                   and any(s.turn == turn and s.candidate == rows[turn].selected
                            for s in self.index.spots_in(text, chat)))
 
     def _roots_of(self, history: History, identity: Identity) -> set[str]:

@@ -155,11 +155,12 @@ class SQLiteStore:
         user_text, selected, events = rows[0]
         return TurnRow(chat, turn, user_text, selected, decode_json(events))
 
-    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
-        """The selected candidate of each started turn from ``first`` to ``last``."""
+    async def turns(self, chat: str, first: int, last: int) -> dict[int, TurnRow]:
+        """Each started turn from ``first`` to ``last``."""
         async with self._gate.one():
-            rows = await self._rows(sql.SELECTIONS, (chat, first, last), "read selections")
-        return {turn: selected for turn, selected in rows}
+            rows = await self._rows(sql.TURNS, (chat, first, last), "read turns")
+        return {turn: TurnRow(chat, turn, user_text, selected, decode_json(events))
+                for turn, user_text, selected, events in rows}
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""
