@@ -93,7 +93,7 @@ class MemoryStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        saved = _Game(game.ruleset_id, encode_json(game.ruleset, "the ruleset"), game.seed,
+        saved = _Game(game.ruleset_id, self._rulesets.encoded(game.ruleset), game.seed,
                       encode_json(game.options, "the options"), state, game.parent,
                       game.forked_at)
         await self._gate.wait()

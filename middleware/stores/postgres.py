@@ -132,7 +132,7 @@ class PostgresStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        values = game_values(game, state)
+        values = game_values(game, state, self._rulesets)
         async with self._connection("create a game") as conn, conn.transaction():
             if parts:
                 await conn.execute(sql.ADD_PARTS, list(parts), list(parts.values()))

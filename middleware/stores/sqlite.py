@@ -122,7 +122,7 @@ class SQLiteStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        values = game_values(game, state)
+        values = game_values(game, state, self._rulesets)
         async with self._gate.one(), self._atomic():
             await self._add_parts(parts)
             if not await self._change(sql.CREATE_GAME, values, "create a game"):
