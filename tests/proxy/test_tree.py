@@ -418,3 +418,24 @@ async def test_a_request_reads_the_store_as_often_at_turn_twelve_as_at_turn_four
     assert calls[4] == calls[12]
     assert 0 == calls[12]["select"] == calls[12]["get_turn"] - calls[4]["get_turn"]
     assert 1 == calls[12]["add_candidate"]
+
+
+async def test_a_reply_many_chats_stored_does_not_make_a_request_read_them_all() -> None:
+    """A reply with no tag ("They rest.") is stored alike in every chat that got it: a request
+    whose history follows its own chat all along reads that chat only, so its store calls are
+    the same with 2 chats holding that reply as with 8 (each was read on every request)."""
+    store = _Counted()
+    tree = ChatTree(Engine(store))
+    calls: list[Counter[str]] = []
+    for chats in (2, 8):
+        histories = []
+        for n in range(chats):
+            messages = talk(f"Table {chats}-{n} sets out.")
+            _, kept = await played(tree, messages, "They rest.")
+            histories.append([*messages, {"role": "assistant", "content": kept},
+                              {"role": "user", "content": "On we go."}])
+        store.calls.clear()
+        route, _ = await played(tree, histories[-1], "They walk.")
+        assert Route(chat_for(histories[-1]), 2) == route
+        calls.append(Counter(store.calls))
+    assert calls[0] == calls[1]
