@@ -64,6 +64,17 @@ class CandidateRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplyRow:
+    """A stored candidate as a chat shows it: its turn and index, its text and records, and not
+    its state (which a store would read and decode)."""
+
+    turn: int
+    index: int
+    text: str
+    records: JSON
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     """The turn a candidate's state starts from, as the writer read it: its number, the candidate
     it had selected and how many events it held. ``add_candidate`` stores nothing (``StaleStart``)
@@ -121,10 +132,10 @@ class Store(Protocol):
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none)."""
 
-    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
-        """The selected candidate of each turn of ``chat`` from ``first`` to ``last`` that was
-        started (None: none selected), in one read: the proxy checks a whole history sent back
-        against it on every request."""
+    async def turns(self, chat: str, first: int, last: int) -> dict[int, TurnRow]:
+        """Each turn of ``chat`` from ``first`` to ``last`` that was started, as ``get_turn`` reads
+        it, in one read: the proxy checks a whole history sent back against them on every
+        request."""
 
     async def add_candidate(self, row: CandidateRow, start: Start | None = None) -> CandidateRow:
         """Store a candidate and select it, in one transaction; return it with its index.
@@ -146,6 +157,11 @@ class Store(Protocol):
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn (read in one step), or None if it has none."""
+
+    async def replies(self, chat: str, first: int, last: int) -> list[ReplyRow]:
+        """Every candidate of ``chat``'s turns ``first`` to ``last``, by turn and index, without
+        its state, in one read: the proxy looks the replies a history sends back up by their
+        text, and reads a chat's back whole when it has let them go."""
 
     async def select(self, chat: str, turn: int, index: int) -> None:
         """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""

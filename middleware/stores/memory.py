@@ -21,6 +21,7 @@ from middleware.stores.base import (
     JSON,
     CandidateRow,
     GameRow,
+    ReplyRow,
     Start,
     TurnRow,
     check_fork,
@@ -93,7 +94,7 @@ class MemoryStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        saved = _Game(game.ruleset_id, encode_json(game.ruleset, "the ruleset"), game.seed,
+        saved = _Game(game.ruleset_id, self._rulesets.encoded(game.ruleset), game.seed,
                       encode_json(game.options, "the options"), state, game.parent,
                       game.forked_at)
         await self._gate.wait()
@@ -130,11 +131,13 @@ class MemoryStore:
         events = [decode_json(e) for e in row.events]
         return TurnRow(chat, turn, row.user_text, row.selected, events)
 
-    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
-        """The selected candidate of each started turn from ``first`` to ``last``."""
+    async def turns(self, chat: str, first: int, last: int) -> dict[int, TurnRow]:
+        """Each started turn from ``first`` to ``last``."""
         await self._gate.wait()
         turns = self._t.turns
-        return {turn: row.selected for turn in range(max(first, 1), last + 1)
+        return {turn: TurnRow(chat, turn, row.user_text, row.selected,
+                              [decode_json(e) for e in row.events])
+                for turn in range(max(first, 1), last + 1)
                 if (row := turns.get((chat, turn))) is not None}
 
     async def last_turn(self, chat: str) -> int:
@@ -181,6 +184,14 @@ class MemoryStore:
         await self._gate.wait()
         stored = self._t.candidates.get((chat, turn), ())
         return [self._row(chat, turn, i, known) for i, known in enumerate(stored)]
+
+    async def replies(self, chat: str, first: int, last: int) -> list[ReplyRow]:
+        """Every candidate of the turns ``first`` to ``last``, by turn and index, no state."""
+        await self._gate.wait()
+        candidates = self._t.candidates
+        return [ReplyRow(turn, index, saved.text, decode_json(saved.records))
+                for turn in range(max(first, 1), last + 1)
+                for index, saved in enumerate(candidates.get((chat, turn), ()))]
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn, or None if it has none."""

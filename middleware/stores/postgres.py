@@ -45,6 +45,7 @@ from middleware.stores.base import (
     JSON,
     CandidateRow,
     GameRow,
+    ReplyRow,
     Start,
     TurnRow,
     check_fork,
@@ -133,7 +134,7 @@ class PostgresStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        values = game_values(game, state)
+        values = game_values(game, state, self._rulesets)
         async with self._connection("create a game") as conn, conn.transaction():
             if parts:
                 await conn.execute(sql.ADD_PARTS, list(parts), list(parts.values()))
@@ -174,11 +175,12 @@ class PostgresStore:
             return None
         return TurnRow(chat, turn, decode_json(r[0]), r[1], [decode_json(e) for e in r[2]])
 
-    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
-        """The selected candidate of each started turn from ``first`` to ``last``."""
-        async with self._connection("read selections") as conn:
-            rows = await conn.fetch(sql.SELECTIONS, chat, first, last)
-        return {r[0]: r[1] for r in rows}
+    async def turns(self, chat: str, first: int, last: int) -> dict[int, TurnRow]:
+        """Each started turn from ``first`` to ``last``."""
+        async with self._connection("read turns") as conn:
+            rows = await conn.fetch(sql.TURNS, chat, first, last)
+        return {r[0]: TurnRow(chat, r[0], decode_json(r[1]), r[2], [decode_json(e) for e in r[3]])
+                for r in rows}
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""
@@ -233,6 +235,12 @@ class PostgresStore:
         async with self._connection("read candidates") as conn:
             rows = await conn.fetch(sql.LIST_CANDIDATES, chat, turn)
             return [await self._candidate(conn, r) for r in rows]
+
+    async def replies(self, chat: str, first: int, last: int) -> list[ReplyRow]:
+        """Every candidate of the turns ``first`` to ``last``, by turn and index, no state."""
+        async with self._connection("read replies") as conn:
+            rows = await conn.fetch(sql.REPLIES, chat, first, last)
+        return [ReplyRow(r[0], r[1], decode_json(r[2]), decode_json(r[3])) for r in rows]
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn, or None if it has none."""

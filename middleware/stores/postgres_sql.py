@@ -155,7 +155,8 @@ ON CONFLICT (chat, turn) DO NOTHING"""
 
 GET_TURN = "SELECT user_text, selected, events FROM turns WHERE chat = $1 AND turn = $2"
 
-SELECTIONS = "SELECT turn, selected FROM turns WHERE chat = $1 AND turn BETWEEN $2 AND $3"
+TURNS = """
+SELECT turn, user_text, selected, events FROM turns WHERE chat = $1 AND turn BETWEEN $2 AND $3"""
 
 LAST_TURN = """
 SELECT (SELECT COALESCE(MAX(turn), 0) FROM turns WHERE turns.chat = games.chat)
@@ -184,6 +185,10 @@ FIND_CANDIDATE = f"{_CANDIDATE} WHERE chat = $1 AND turn = $2 AND key = $3"
 GET_CANDIDATE = f"{_CANDIDATE} WHERE chat = $1 AND turn = $2 AND idx = $3"
 
 LIST_CANDIDATES = f"{_CANDIDATE} WHERE chat = $1 AND turn = $2 ORDER BY idx"
+
+REPLIES = """
+SELECT turn, idx, text, records FROM candidates WHERE chat = $1 AND turn BETWEEN $2 AND $3
+ORDER BY turn, idx"""
 
 SELECTED_CANDIDATE = """
 SELECT c.chat, c.turn, c.idx, c.key, c.seed, c.reply, c.text, c.records, c.state

@@ -87,7 +87,8 @@ INSERT INTO turns (chat, turn, user_text) VALUES (?, ?, ?) ON CONFLICT (chat, tu
 
 GET_TURN = "SELECT user_text, selected, events FROM turns WHERE chat = ? AND turn = ?"
 
-SELECTIONS = "SELECT turn, selected FROM turns WHERE chat = ? AND turn BETWEEN ? AND ?"
+TURNS = """
+SELECT turn, user_text, selected, events FROM turns WHERE chat = ? AND turn BETWEEN ? AND ?"""
 
 LAST_TURN = """
 SELECT (SELECT COALESCE(MAX(turn), 0) FROM turns WHERE turns.chat = games.chat)
@@ -124,6 +125,10 @@ FIND_CANDIDATE = f"{_CANDIDATE} WHERE chat = ? AND turn = ? AND key = ?"
 GET_CANDIDATE = f"{_CANDIDATE} WHERE chat = ? AND turn = ? AND idx = ?"
 
 LIST_CANDIDATES = f"{_CANDIDATE} WHERE chat = ? AND turn = ? ORDER BY idx"
+
+REPLIES = """
+SELECT turn, idx, text, records FROM candidates WHERE chat = ? AND turn BETWEEN ? AND ?
+ORDER BY turn, idx"""
 
 SELECTED_CANDIDATE = """
 SELECT c.chat, c.turn, c.idx, c.key, c.seed, c.reply, c.text, c.records, c.state

@@ -34,6 +34,7 @@ from middleware.stores.base import (
     JSON,
     CandidateRow,
     GameRow,
+    ReplyRow,
     Start,
     TurnRow,
     check_fork,
@@ -123,7 +124,7 @@ class SQLiteStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        values = game_values(game, state)
+        values = game_values(game, state, self._rulesets)
         async with self._gate.one(), self._atomic():
             await self._add_parts(parts)
             if not await self._change(sql.CREATE_GAME, values, "create a game"):
@@ -156,11 +157,12 @@ class SQLiteStore:
         user_text, selected, events = rows[0]
         return TurnRow(chat, turn, user_text, selected, decode_json(events))
 
-    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
-        """The selected candidate of each started turn from ``first`` to ``last``."""
+    async def turns(self, chat: str, first: int, last: int) -> dict[int, TurnRow]:
+        """Each started turn from ``first`` to ``last``."""
         async with self._gate.one():
-            rows = await self._rows(sql.SELECTIONS, (chat, first, last), "read selections")
-        return {turn: selected for turn, selected in rows}
+            rows = await self._rows(sql.TURNS, (chat, first, last), "read turns")
+        return {turn: TurnRow(chat, turn, user_text, selected, decode_json(events))
+                for turn, user_text, selected, events in rows}
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""
@@ -212,6 +214,13 @@ class SQLiteStore:
         """Every candidate of the turn, by index."""
         async with self._gate.one():
             return await self._candidates(sql.LIST_CANDIDATES, (chat, turn))
+
+    async def replies(self, chat: str, first: int, last: int) -> list[ReplyRow]:
+        """Every candidate of the turns ``first`` to ``last``, by turn and index, no state."""
+        async with self._gate.one():
+            rows = await self._rows(sql.REPLIES, (chat, first, last), "read replies")
+        return [ReplyRow(turn, index, text, decode_json(records))
+                for turn, index, text, records in rows]
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn, or None if it has none."""
