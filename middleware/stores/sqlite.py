@@ -102,6 +102,9 @@ class SQLiteStore:
 
     def __init__(self, db: sqlite3.Connection, path: str) -> None:
         self._db = db
+        self._cursor = db.cursor()
+        """Every statement of ``_run`` goes through this one cursor (its rows are fetched before
+        the next runs): ``Connection.execute`` makes a cursor per statement."""
         self.path = path
         self._gate = Gate()
         self._parts: LRUCache[str, str] = LRUCache(maxsize=PARTS_KEPT)
@@ -318,7 +321,7 @@ class SQLiteStore:
         waits = iter(_BUSY_WAITS)
         while True:
             try:
-                cursor = self._db.execute(statement, params)
+                cursor = self._cursor.execute(statement, params)
                 return cursor.fetchall(), cursor.rowcount
             except sqlite3.Error as exc:
                 if not _busy(exc) or (wait := next(waits, None)) is None:
