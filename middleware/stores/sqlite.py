@@ -92,7 +92,7 @@ def _start(start: Start) -> tuple[int, int | None, int]:
 
 
 _NO_TRANSACTION = nullcontext()
-"""What a candidate without new fragments runs in: its one statement is a transaction of its own.
+"""What a candidate without new fragments runs in: nothing, its one statement is atomic alone.
 A plain context manager, reused: an ``asynccontextmanager`` builds an async generator per call,
 which asyncio also registers, and that cost more than the rest of the call around the statement."""
 
