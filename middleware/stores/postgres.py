@@ -343,7 +343,10 @@ class PostgresStore:
 
     def _held(self) -> _Batch | None:
         """This store's batch that the current task is inside, if any."""
-        return next((b for b in _BATCHES.get() if b.store is self), None)
+        for batch in _BATCHES.get():  # a loop, not a generator: asked two or three times a call
+            if batch.store is self:
+                return batch
+        return None
 
     def _connection(self, doing: str, storing: tuple[str, int] | None = None) -> _Call:
         """A connection for one call: the batch's (one task at a time) or one from the pool. In a
