@@ -8,7 +8,7 @@ the bare comparison decides and a forced result is a critical of its kind (CHK-S
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from middleware.resolve.checks.record import Critical
@@ -39,11 +39,12 @@ class Outcomes:
     tiers: tuple[Tier, ...]
     by: By = "margin"
     shift: bool = False
+    by_number: tuple[Tier, ...] = field(init=False, repr=False, compare=False)
+    """The tiers read from the number; the ``on:`` tiers are only reached by criticals. Picked
+    out once: an ``Outcomes`` is built once per ruleset, and every check reads them."""
 
-    @property
-    def by_number(self) -> tuple[Tier, ...]:
-        """The tiers read from the number; the ``on:`` tiers are only reached by criticals."""
-        return tuple(t for t in self.tiers if t.on is None)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_number", tuple(t for t in self.tiers if t.on is None))
 
     def on_tier(self, critical: Critical) -> Tier | None:
         """The tier a critical of this kind lands in (CHK-OUT-07), if the ruleset names one."""
