@@ -7,6 +7,7 @@ Besides SPEC §4's ``game``, ``user``, ``gm``, ``select``, ``rest`` and ``edit``
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Literal
 
@@ -14,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, Valid
 
 from middleware.dice import MAX_SIDES
 from middleware.errors import TranscriptError, UnreadableTranscript
-from middleware.json_input import JsonInputError, JsonObject, read_json
+from middleware.json_input import MAX_DEPTH, JsonInputError, JsonObject, read_json
 from middleware.rules.base import json_path
 from middleware.text import clean, clean_json
 
@@ -146,8 +147,49 @@ def read_lines(text_lines: Iterable[str]) -> list[tuple[int, Line]]:
     return out
 
 
+_EXPONENT = re.compile(r"[0-9][eE]")
+"""Where a number may have an exponent (or a string holds such text)."""
+
+_LONG_DIGITS = re.compile(r"[0-9]{200}")
+"""Where a number may be long: with shorter runs, one has at most ``MAX_DIGITS`` characters."""
+
+
 def read_line(raw: str, number: int) -> Line:
     """One line, or a ``TranscriptError`` naming the line and the JSON path."""
+    line = _read_directly(raw)
+    return line if line is not None else _read_checked(raw, number)
+
+
+def _read_directly(raw: str) -> Line | None:
+    """The line decoded and validated by pydantic in one pass, or None: a line it cannot read
+    (its error is worded by ``_read_checked``), or one that pydantic's parser might read
+    otherwise than ``read_json`` and ``clean_json`` (``_read_directly_safe``).
+
+    Decoding to Python values and validating those cost twice as much, and a transcript is
+    read whole before its first turn is played."""
+    if not _read_directly_safe(raw):
+        return None
+    try:
+        line: Line = _LINE.validator.validate_json(raw)
+        return line
+    except ValidationError:
+        return None
+
+
+def _read_directly_safe(raw: str) -> bool:
+    """Whether pydantic's parser reads ``raw`` as ``read_json`` does, judged on the whole text
+    (strings and a key given twice too: a line may take the long way for nothing, never the short
+    one wrongly). That parser takes ``NaN`` and ``Infinity``, any integer, a float past the range
+    (as infinity) and nesting past ``MAX_DEPTH``, all of which ``read_json`` refuses; a number
+    with no exponent and no run of 200 digits is within its bounds. A lone surrogate, escaped or
+    not, which ``clean_json`` would replace, that parser refuses: the line takes the long way."""
+    return ("NaN" not in raw and "Infinity" not in raw
+            and raw.count("[") + raw.count("{") <= MAX_DEPTH
+            and _EXPONENT.search(raw) is None and _LONG_DIGITS.search(raw) is None)
+
+
+def _read_checked(raw: str, number: int) -> Line:
+    """``read_line`` the long way: bounded JSON, then the values validated, errors worded."""
     try:  # bounded JSON (middleware.json_input), every lone surrogate replaced
         data = read_json(raw, "the line")
         if "\\u" in raw or clean(raw) is not raw:  # else no string in it holds a surrogate
