@@ -294,7 +294,9 @@ class _Proxy:
         chunks = await opened(self.upstream.stream(ask.body, at.auth))
 
         async def store(text: str) -> Processed:
-            done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed)
+            read = reply.finished()  # the stream's own reading: not resolved a second time
+            done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,
+                                             resolved=None if read is None else (preview.start, read))
             self.tree.remember(done.chat, done.turn, done.candidate, done.text)
             return done
 

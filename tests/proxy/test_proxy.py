@@ -20,6 +20,7 @@ from tests.proxy.conftest import (
     history,
     running_proxy,
     streamed_text,
+    whole_resolves,
 )
 
 ROPE = '[inventory: action="add" item="Rope" who="Ada"]'
@@ -84,6 +85,32 @@ async def test_streamed_text_is_the_stored_candidate_and_no_tag_is_split(
     assert [] == split_tags(pieces)
     assert [("skill_check", "resolved"), ("inventory", "resolved")] == records(chunks[-1])
     assert "stop" == chunks[-1]["choices"][0]["finish_reason"]
+
+
+async def test_a_streamed_reply_is_resolved_once_and_stored_as_streamed(proxy: Proxy) -> None:
+    """SPEC §7: the stream resolves each tag as it closes and the store writes that reading: the
+    reply is not resolved again when it ends, and the candidate is what the client was sent."""
+    proxy.model.replies = [REPLY]
+    with whole_resolves() as resolved_again:
+        chunks = await proxy.stream(history("I force the door."))
+    [stored] = await proxy.engine.candidates(chunks[-1]["gm"]["chat"], 1)
+    assert [] == resolved_again
+    assert "".join(streamed_text(chunks)) == stored.text
+    assert [("skill_check", "resolved"), ("inventory", "resolved")] == records(chunks[-1])
+
+
+async def test_a_streamed_reply_naming_a_place_is_resolved_again_when_it_ends(
+        proxy: Proxy) -> None:
+    """SPEC §3: a reply is resolved knowing the place where it ends, which the tags streamed did
+    not know: a reply with a ``[place:]`` is resolved whole when it ends, and the client is sent
+    exactly that candidate."""
+    reply = f'{REPLY} [place: name="Millbrook"] Later.'
+    proxy.model.replies = [reply]
+    with whole_resolves() as resolved_again:
+        chunks = await proxy.stream(history("I force the door."))
+    [stored] = await proxy.engine.candidates(chunks[-1]["gm"]["chat"], 1)
+    assert [reply] == resolved_again
+    assert "".join(streamed_text(chunks)) == stored.text
 
 
 def split_tags(pieces: list[str]) -> list[str]:

@@ -14,17 +14,21 @@ from hypothesis import strategies as st
 
 from middleware.display import for_people, shown_tag
 from middleware.engine import Engine
+from middleware.parse import parse_pieces
 from middleware.paths import continue_seed, extend, extender
 from middleware.proxy.continued import added
 from middleware.proxy.stream import ReplyStream, priced_at_end
 from middleware.records import Record, model_json
+from middleware.resolve.market.day import market_of
 from middleware.rewrite import resolved_text
 from middleware.rules.registry import load_bundled
+from middleware.rules.ruleset import Ruleset
+from middleware.segments import Tag
 from middleware.sheet.party import read_party
 from middleware.stores.memory import MemoryStore
 from tests.branches.helpers import demo_game
 from tests.conftest import ROOT
-from tests.proxy.conftest import ADA, CHECK, hearth
+from tests.proxy.conftest import ADA, CHECK, hearth, whole_resolves
 
 ROPE = '[inventory: action="add" item="Rope" who="Ada"]'
 REPLY = f"She heaves. {CHECK} It gives. {ROPE} Then [skill_check: skill='Haul' dc=\"9\"] [place: X"
@@ -152,11 +156,20 @@ async def _stream_and_store(game: str, reply: str, sizes: list[int], seed: int,
             break
         sent.append(stream.feed(reply[at:at + size]))
         at += size
-    done = await engine.process("chat", 1, stream.reply, seed=seed)
+    read = stream.finished()
+    with whole_resolves() as resolved_again:
+        done = await engine.process("chat", 1, stream.reply, seed=seed,
+                                    resolved=None if read is None else (preview.start, read))
     [stored] = await engine.candidates("chat", 1)
     whole = preview(reply)
     assert (whole.text, _json(whole.records), model_json(whole.state)) == \
         (stored.text, _json(stored.records), model_json(stored.state))
+    if read is not None:
+        assert (whole.text, _json(whole.records), model_json(whole.state)) == \
+            (read.text, _json(read.records), model_json(read.state))
+    ordinary = not _held_for_the_end(reply, rules, branches) \
+        and all(record.tag != "place" for record in whole.records)
+    assert (ordinary, [] if ordinary else [stream.reply]) == (read is not None, resolved_again)
     shown = for_people(done.text, done.records) if cards else done.text
     sent.append(stream.tail(done, shown))
     return "".join(sent), shown
@@ -164,6 +177,14 @@ async def _stream_and_store(game: str, reply: str, sizes: list[int], seed: int,
 
 def _json(records: Iterable[Record]) -> list[str]:
     return [model_json(record) for record in records]
+
+
+def _held_for_the_end(reply: str, rules: Ruleset, branches: bool) -> bool:
+    """Whether the stream holds ``reply`` from some tag to the end: an ``[inventory:]`` tag
+    anywhere where a market prices goods."""
+    return market_of(rules) is not None and any(
+        isinstance(piece, Tag) and piece.name == "inventory"
+        for piece in parse_pieces(reply, branches=branches))
 
 
 @pytest.mark.parametrize("cards", [False, True])
@@ -176,12 +197,79 @@ def test_any_chunking_of_a_reply_streams_exactly_the_stored_candidate(
     with any dice: what the client is sent adds up to exactly the stored candidate as shown
     (resolved tags or cards), and the stored candidate is, byte for byte, the whole reply resolved
     at once with those dice: checks and sheet ops as they close, buys priced where the reply ends,
-    branch blocks as their check chose."""
+    branch blocks as their check chose. The store takes the stream's own reading, the reply
+    resolved once, unless a tag was held for the end or a ``[place:]`` was read (then it
+    resolves the reply again); the stream's reading is then that same whole resolve."""
     reply = " ".join(data.draw(st.lists(st.sampled_from(PIECES[game]), min_size=1, max_size=6)))
     sizes = data.draw(st.lists(st.integers(1, 40), min_size=1, max_size=12))
     seed = data.draw(st.integers(0, 2**63 - 1))
     sent, shown = asyncio.run(_stream_and_store(game, reply, sizes, seed, cards))
     assert shown == sent
+
+
+async def test_a_streamed_reply_is_stored_from_its_own_reading_resolved_once() -> None:
+    """SPEC §7: when the reply ends, the stream's own reading (each tag resolved as it closed, the
+    unclosed one at the end left as prose) is what the store writes: the reply is not resolved a
+    second time, and the candidate is byte for byte the whole reply resolved with the same dice."""
+    engine = await hearth_engine()
+    preview = await engine.previewer("chat", 1, SEED)
+    stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")))
+    sent = [stream.feed(piece) for piece in cut(REPLY, 5)]
+    read = stream.finished()
+    assert read is not None
+    with whole_resolves() as resolved_again:
+        done = await engine.process("chat", 1, stream.reply, seed=SEED,
+                                    resolved=(preview.start, read))
+    sent.append(stream.tail(done))
+    whole = preview(REPLY)
+    assert [] == resolved_again
+    assert (whole.text, _json(whole.records), model_json(whole.state)) == \
+        (done.text, _json(done.records), model_json(done.state))
+    assert done.text == "".join(sent)
+
+
+@pytest.mark.parametrize("reply", [
+    f"Ouch \ud800 then {CHECK} done.",
+    f'{CHECK} On to [place: name="Millbrook"] town.',
+    f"{CHECK} " + "On and on. " * 9100,
+], ids=["lone-surrogate", "place", "cut-at-the-limit"])
+async def test_a_reading_the_stream_cannot_vouch_for_is_resolved_again(reply: str) -> None:
+    """A stream that held text for the store (a lone surrogate, replaced there), read a
+    ``[place:]`` (the whole reply is resolved knowing where it ends), or was cut at the limit
+    hands the store no reading: the reply is resolved whole, as before, and what was sent still
+    adds up to the stored candidate."""
+    engine = await hearth_engine()
+    preview = await engine.previewer("chat", 1, SEED)
+    stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")))
+    sent = [stream.feed(piece) for piece in cut(reply, 4096)]
+    assert stream.finished() is None
+    with whole_resolves() as resolved_again:
+        done = await engine.process("chat", 1, stream.reply, seed=SEED)
+    sent.append(stream.tail(done))
+    assert ([stream.reply], done.text) == (resolved_again, "".join(sent))
+
+
+async def test_a_reading_made_on_a_start_that_no_longer_stands_is_not_stored() -> None:
+    """SPEC §3: another candidate of turn 1 stored while turn 2 streams changes S(1); the stream's
+    reading was made on the old S(1), so the store resolves the reply again on the new one (the
+    rope it adds is the second in the bag, not the first)."""
+    engine = await hearth_engine()
+    await engine.process("chat", 1, "First.", seed=SEED)
+    await engine.user("chat", 2, "On.")
+    preview = await engine.previewer("chat", 2, SEED)
+    stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")))
+    reply = f"She climbs. {CHECK} Then {ROPE} more."
+    for piece in cut(reply, 6):
+        stream.feed(piece)
+    read = stream.finished()
+    assert read is not None and 'now="1"' in read.text
+    await engine.process("chat", 1, f"Second. {ROPE}", seed=SEED)
+    with whole_resolves() as resolved_again:
+        done = await engine.process("chat", 2, stream.reply, seed=SEED,
+                                    resolved=(preview.start, read))
+    now = await engine.previewer("chat", 2, SEED)
+    assert ([reply], now(reply).text) == (resolved_again, done.text)
+    assert 'now="2"' in done.text
 
 
 async def test_a_continue_streams_each_check_with_the_dice_it_is_stored_with() -> None:
