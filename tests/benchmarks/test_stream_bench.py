@@ -6,8 +6,9 @@ Run with ``.venv/bin/python -m pytest tests/benchmarks/test_stream_bench.py --be
 alternating, and the best of the rounds is kept for each; the ratios are printed and kept in
 ``extra_info``.
 
-The stream's figure is its own work: every ``feed`` and the ``tail`` (the stored candidate it
-ends on is resolved once beforehand, as the store does whether the reply streamed or not).
+The stream's figure is its own work: every ``feed``, ``finished`` (what is left resolved, the
+reply's reading handed to the store, which then resolves nothing again) and the ``tail`` (the
+stored candidate it ends on is made once beforehand).
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ async def _measure() -> dict[str, Any]:
                      stored: Processed = stored) -> str:
             stream = ReplyStream(preview, waits)
             sent = "".join([stream.feed(chunk) for chunk in chunks])
+            stream.finished()
             return sent + stream.tail(stored)
 
         assert done.text == streamed()
