@@ -65,7 +65,7 @@ class ReplyStream:
         self._branches = branches
         self._limit = limit
         self._uncut = min(limit, preview.limit)
-        """The longest reply the stream's reading stands for: the preview cuts one past it."""
+        """The longest reply the stream's reading stands for (the preview cuts a longer one)."""
         self._held = 0
         self._shown = shown
         self._waits = waits
