@@ -114,20 +114,34 @@ class ReplyStream:
         twice: exactly what the preview resolves the whole reply to. None when that cannot be
         vouched for, and the store resolves the text itself: a tag held for the end (a buy
         priced where the reply ends), a lone surrogate, a reply cut at the limit, a game whose
-        start reads branch blocks otherwise than the stream, and any ``[place:]`` (the whole
-        reply is resolved knowing the place at its end, which the steps streamed did not).
-        Shows nothing more: ``tail`` sends the rest of the stored candidate."""
+        start reads branch blocks otherwise than the stream, a ``[place:]`` whose reading may
+        have hung on the place where the reply ends (``_placed_alike``). Shows nothing more:
+        ``tail`` sends the rest of the stored candidate."""
         if self._holding or self._held > self._uncut:
             return None
         self._read(self._tags.close())
         for run in self._blocks.end() if self._blocks is not None else ():
             self._run(run)
-        if self._holding \
-                or self._branches != self._reading.start.branches \
-                or any(record.tag == "place" for record in self._records):
+        if self._holding or self._branches != self._reading.start.branches \
+                or not self._placed_alike():
             return None
         return ResolvedReply("".join(self._written), tuple(self._records), self._reading.state,
                              tuple(self._timings))
+
+    def _placed_alike(self) -> bool:
+        """Whether the steps streamed, taken with no place at the end of the reply known, are
+        those of the whole resolve, which knows it (SPEC §3). Only two things read that place: a
+        ``[place:]``, to keep today's market of it (there is none to keep while the game has no
+        market day going: none at the start, and only buys, sales and inspections start one),
+        and those three, for the place they price at (none were read where a market prices
+        goods: they wait for the end; where none does, every one is refused alike wherever
+        the party is)."""
+        records = self._records
+        if all(record.tag != "place" for record in records):
+            return True
+        return self._reading.start.market is None and (
+            market_of(self._context.ruleset) is None
+            or all(record.tag != "inventory" for record in records))
 
     def _kept(self, delta: str) -> str:
         """``delta`` added to the reply, up to one character past the limit; the part to read."""

@@ -25,6 +25,7 @@ from middleware.rules.registry import load_bundled
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.sheet.party import read_party
+from middleware.state import GameState
 from middleware.stores.memory import MemoryStore
 from tests.branches.helpers import demo_game
 from tests.conftest import ROOT
@@ -131,11 +132,14 @@ BAD = ["[skill_check: skill=]", '[inventory: action="juggle" item="Rope"]', "[lo
        '[place: size="huge"]', '[skill_check: skill="Climb" dc="7"', "[dice: 0d0]", "[sheet: op=]",
        "[on success]", "[/branch]", "[place: name=\"Crossroads\" size=\"roadside stall\"]",
        "[dice: 2d6+1]", '[inventory: action="sell" item="Honey cake" who="Ada"]']
+NO_MARKET = ['[place: name="Lockside"]', '[inventory: action="buy" item="Lamp oil" who="Wren Ashby"]',
+             '[inventory: action="inspect" item="Lamp oil" seller="Fence" who="Wren Ashby"]']
 PIECES = {"market-day": _gm_texts("market-day", "money-loot") + BAD,
-          "branch-demo": _gm_texts("branch-demo", "harm-demo") + BAD}
+          "branch-demo": _gm_texts("branch-demo", "harm-demo") + BAD + NO_MARKET}
 """What replies are made of, per game: real Game Master replies and tags the model gets wrong.
 Brass Fair (``market-day``) prices buys where the reply ends; the Lantern and Ledger game of
-``branch-demo`` reads branch blocks."""
+``branch-demo`` reads branch blocks and has no market (places, buys and inspections all the
+same)."""
 
 
 async def _stream_and_store(game: str, reply: str, sizes: list[int], seed: int,
@@ -168,7 +172,7 @@ async def _stream_and_store(game: str, reply: str, sizes: list[int], seed: int,
         assert (whole.text, _json(whole.records), model_json(whole.state)) == \
             (read.text, _json(read.records), model_json(read.state))
     ordinary = not _held_for_the_end(reply, rules, branches) \
-        and all(record.tag != "place" for record in whole.records)
+        and _placed_alike(whole.records, preview.start, rules)
     assert (ordinary, [] if ordinary else [stream.reply]) == (read is not None, resolved_again)
     shown = for_people(done.text, done.records) if cards else done.text
     sent.append(stream.tail(done, shown))
@@ -177,6 +181,15 @@ async def _stream_and_store(game: str, reply: str, sizes: list[int], seed: int,
 
 def _json(records: Iterable[Record]) -> list[str]:
     return [model_json(record) for record in records]
+
+
+def _placed_alike(records: Iterable[Record], start: GameState, rules: Ruleset) -> bool:
+    """Whether nothing of the reply hangs on the place where it ends (SPEC §3): no ``[place:]``,
+    or no market day going at the start and no buy, sale or inspection read where a market
+    prices them."""
+    tags = {record.tag for record in records}
+    return "place" not in tags or (start.market is None and (
+        market_of(rules) is None or "inventory" not in tags))
 
 
 def _held_for_the_end(reply: str, rules: Ruleset, branches: bool) -> bool:
@@ -210,18 +223,20 @@ def test_any_chunking_of_a_reply_streams_exactly_the_stored_candidate(
 async def test_a_streamed_reply_is_stored_from_its_own_reading_resolved_once() -> None:
     """SPEC §7: when the reply ends, the stream's own reading (each tag resolved as it closed, the
     unclosed one at the end left as prose) is what the store writes: the reply is not resolved a
-    second time, and the candidate is byte for byte the whole reply resolved with the same dice."""
+    second time, and the candidate is byte for byte the whole reply resolved with the same dice.
+    Hearth and Haul has no market, so a place named changes nothing the tags streamed did."""
     engine = await hearth_engine()
     preview = await engine.previewer("chat", 1, SEED)
     stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")))
-    sent = [stream.feed(piece) for piece in cut(REPLY, 5)]
+    reply = f'In [place: name="Millbrook"]. {REPLY}'
+    sent = [stream.feed(piece) for piece in cut(reply, 5)]
     read = stream.finished()
     assert read is not None
     with whole_resolves() as resolved_again:
         done = await engine.process("chat", 1, stream.reply, seed=SEED,
                                     resolved=(preview.start, read))
     sent.append(stream.tail(done))
-    whole = preview(REPLY)
+    whole = preview(reply)
     assert [] == resolved_again
     assert (whole.text, _json(whole.records), model_json(whole.state)) == \
         (done.text, _json(done.records), model_json(done.state))
@@ -230,14 +245,12 @@ async def test_a_streamed_reply_is_stored_from_its_own_reading_resolved_once() -
 
 @pytest.mark.parametrize("reply", [
     f"Ouch \ud800 then {CHECK} done.",
-    f'{CHECK} On to [place: name="Millbrook"] town.',
     f"{CHECK} " + "On and on. " * 9100,
-], ids=["lone-surrogate", "place", "cut-at-the-limit"])
+], ids=["lone-surrogate", "cut-at-the-limit"])
 async def test_a_reading_the_stream_cannot_vouch_for_is_resolved_again(reply: str) -> None:
-    """A stream that held text for the store (a lone surrogate, replaced there), read a
-    ``[place:]`` (the whole reply is resolved knowing where it ends), or was cut at the limit
-    hands the store no reading: the reply is resolved whole, as before, and what was sent still
-    adds up to the stored candidate."""
+    """A stream that held text for the store (a lone surrogate, replaced there) or was cut at the
+    limit hands the store no reading: the reply is resolved whole, as before, and what was sent
+    still adds up to the stored candidate."""
     engine = await hearth_engine()
     preview = await engine.previewer("chat", 1, SEED)
     stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")))
@@ -247,6 +260,31 @@ async def test_a_reading_the_stream_cannot_vouch_for_is_resolved_again(reply: st
         done = await engine.process("chat", 1, stream.reply, seed=SEED)
     sent.append(stream.tail(done))
     assert ([stream.reply], done.text) == (resolved_again, "".join(sent))
+
+
+async def test_a_place_named_on_a_market_day_is_resolved_again() -> None:
+    """SPEC §3 / ITM-MARKET-20: with a market day going (a buy at Millbrook last turn), a
+    ``[place:]`` keeps today's market or not by where the reply ends, which the tags streamed did
+    not know: the store resolves the reply whole, and the client is sent exactly that."""
+    engine = Engine(MemoryStore())
+    rules = load_bundled("brass-fair")
+    party = read_party(rules, [{"name": "Ada", "player": True,
+                                "bag": [{"coins": "crown", "count": 3}]}])
+    await engine.create_game("chat", rules, party, seed=11)
+    await engine.user("chat", 1, "Shopping.")
+    await engine.process("chat", 1, '[place: name="Millbrook" size="fair town"] '
+                                     '[inventory: action="buy" item="Honey cake" who="Ada"]')
+    await engine.user("chat", 2, "On.")
+    preview = await engine.previewer("chat", 2, SEED)
+    assert preview.start.market is not None
+    stream = ReplyStream(preview, priced_at_end(rules))
+    reply = f'On the road. [place: name="Crossroads" size="roadside stall"] {CHECK} Rest.'
+    sent = [stream.feed(piece) for piece in cut(reply, 7)]
+    assert stream.finished() is None
+    with whole_resolves() as resolved_again:
+        done = await engine.process("chat", 2, stream.reply, seed=SEED)
+    sent.append(stream.tail(done))
+    assert ([reply], done.text) == (resolved_again, "".join(sent))
 
 
 async def test_a_reading_made_on_a_start_that_no_longer_stands_is_not_stored() -> None:
