@@ -227,7 +227,9 @@ class Engine:
         candidate already selected is always allowed; to play another one, ``fork`` the chat at
         ``turn - 1`` and play it on the branch."""
         row = await self.store.get_turn(chat, turn)
-        if row is not None and row.selected not in (None, candidate):
+        if row is not None and row.selected == candidate:
+            return  # nothing to write, and the state after the turn the engine holds stands
+        if row is not None and row.selected is not None:
             built = await self._built_on(chat, turn)
             if built is not None:
                 raise GameError(

@@ -50,7 +50,7 @@ def piece_of(chunk: dict[str, Any]) -> Piece:
     content = delta.get("content")
     finish = first.get("finish_reason") if first is not None else None
     others = {k: v for k, v in delta.items() if k not in _TEXT_KEYS and v is not None} \
-        if delta.keys() - _TEXT_KEYS else {}  # most chunks carry text alone
+        if not _TEXT_KEYS.issuperset(delta) else {}  # most chunks carry text alone
     return Piece(content=content if isinstance(content, str) else "", others=others,
                  finish=finish if isinstance(finish, str) else None,
                  usage=usage if isinstance(usage, dict) else None)

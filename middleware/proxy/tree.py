@@ -37,6 +37,8 @@ from middleware.proxy.tree_index import Hold, PathIndex, Spot, family, root_of
 
 ID_HEADERS: Final = ("x-gm-chat", "x-openwebui-chat-id")
 
+_Score = tuple[int, int, bool, int, str, int]
+
 
 @dataclass(frozen=True, slots=True)
 class Route:
@@ -89,9 +91,25 @@ class ChatTree:
     async def _chat(self, history: History, named: str | None, hashed: str,
                     identity: Identity, hold: Hold) -> tuple[str | None, int]:
         """The stored chat of ``identity``'s the history follows furthest, and its turn offset."""
-        roots = {named} if named else {hashed} | self._roots_of(history, identity)
-        best: tuple[int, int, bool, int, str, int] | None = None
-        for root in sorted(roots):
+        if named:
+            best = await self._best(history, [named], hashed, hold)
+            return (best[4], best[5]) if best else (None, 0)
+        # The chat the history's opening names first: when it follows that chat's path all along,
+        # no other can do better (a tie goes to it), and the others need not be read. Replies
+        # many chats stored (the same dice on the same text) made every request read them all.
+        best = await self._best(history, [hashed], hashed, hold)
+        replies = len(history.replies())
+        if best is None or best[:2] != (replies, replies):
+            others = sorted(self._roots_of(history, identity) - {hashed})
+            best = await self._best(history, others, hashed, hold, best)
+        return (best[4], best[5]) if best else (None, 0)
+
+    async def _best(self, history: History, roots: list[str], hashed: str, hold: Hold,
+                    best: _Score | None = None) -> _Score | None:
+        """The score of the chat among ``roots`` and their branches the history follows
+        furthest, if it beats ``best``: (replies matched, replies on its path, whether its root
+        is ``hashed``, minus its name's length, its name, its turn offset)."""
+        for root in roots:
             for chat in await family(self.engine, root):
                 await self.index.seed(self.engine, chat, hold)
                 aligned = self._aligned(history, chat, fallback=chat == root)
@@ -102,7 +120,7 @@ class ChatTree:
                 # history's opening names
                 score = (aligned[1], kept, root == hashed, -len(chat), chat, aligned[0])
                 best = score if best is None or score[:4] > best[:4] else best
-        return (best[4], best[5]) if best else (None, 0)
+        return best
 
     async def _on_path(self, history: History, chat: str, offset: int) -> int:
         """How many replies sent back are the selected candidate of their turn on ``chat``."""
@@ -110,9 +128,9 @@ class ChatTree:
         if not replies:
             return 0
         turns = [j + offset for j, _ in replies]
-        selected = await self.engine.store.selections(chat, min(turns), max(turns))
-        return sum(1 for (_, text), turn in zip(replies, turns, strict=True) if turn in selected
-                   and any(s.turn == turn and s.candidate == selected[turn]
+        rows = await self.engine.store.turns(chat, min(turns), max(turns))
+        return sum(1 for (_, text), turn in zip(replies, turns, strict=True) if turn in rows
+                   and any(s.turn == turn and s.candidate == rows[turn].selected
                            for s in self.index.spots_in(text, chat)))
 
     def _roots_of(self, history: History, identity: Identity) -> set[str]:

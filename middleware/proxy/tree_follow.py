@@ -12,6 +12,7 @@ branch's own states with the dice they show.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,6 +21,7 @@ from middleware.logs import get_logger
 from middleware.paths import branch, copy_candidate, reread
 from middleware.proxy.history import History
 from middleware.proxy.tree_index import Hold, PathIndex, Spot, next_branch, root_of
+from middleware.stores import TurnRow
 
 Choice = int | Literal["edit"]
 
@@ -40,14 +42,18 @@ async def follow(engine: Engine, index: PathIndex, chat: str, offset: int,
     made is held in the index with ``hold``)."""
     turn = len(history.turns) + offset
     last = await engine.store.last_turn(chat)
+    # The stored turns the history covers, in one read: a history is sent back whole on every
+    # request, and reading (and selecting) turn by turn made a request's store work grow with it.
+    rows = await engine.store.turns(chat, offset + 1, min(turn, last))
     plan = await _plan(engine, index, chat, offset, history, last)
-    leaves = await _leaves(engine, chat, offset, history, plan, last, turn)
+    leaves = _leaves(rows, offset, history, plan, last, turn)
     if leaves is not None:
         chat, edited = await _branched(engine, index, chat, leaves, offset, history, plan,
                                        hold)
+        last = await engine.store.last_turn(chat)
     else:
-        edited = await _in_place(engine, index, chat, offset, history, plan)
-    for n in range(await engine.store.last_turn(chat) + 1, turn + 1):
+        edited = await _in_place(engine, index, chat, offset, history, plan, rows)
+    for n in range(last + 1, turn + 1):
         await engine.user(chat, n, history.turns[n - offset - 1].user)
     continues, more = await _tail(engine, index, chat, turn, history.tail)
     return Follow(chat, turn, continues, (*edited, *more))
@@ -69,18 +75,17 @@ async def _plan(engine: Engine, index: PathIndex, chat: str, offset: int, histor
     return plan
 
 
-async def _leaves(engine: Engine, chat: str, offset: int, history: History,
-                  plan: dict[int, Choice], last: int, turn: int) -> int | None:
-    """The first turn where the history leaves the stored path, or None."""
+def _leaves(rows: Mapping[int, TurnRow], offset: int, history: History,
+            plan: dict[int, Choice], last: int, turn: int) -> int | None:
+    """The first turn where the history leaves the stored path (``rows``), or None."""
     found: list[int] = []
     for n, choice in sorted(plan.items()):
-        row = await engine.store.get_turn(chat, n)
+        row = rows.get(n)
         if n < last and (choice == "edit" or row is None or choice != row.selected):
             found.append(n)
             break
     for j, said in enumerate(history.turns, start=1):
-        n = j + offset
-        row = await engine.store.get_turn(chat, n) if 1 <= n <= last else None
+        row = rows.get(j + offset)
         if row is not None and row.user_text and row.user_text != said.user:
             found.append(n)
             break
@@ -113,15 +118,17 @@ async def _branched(engine: Engine, index: PathIndex, chat: str, at: int, offset
 
 
 async def _in_place(engine: Engine, index: PathIndex, chat: str, offset: int,
-                    history: History, plan: dict[int, Choice]) -> list[Spot]:
-    """Select what the history kept; an edited reply becomes an edited candidate of its turn."""
+                    history: History, plan: dict[int, Choice],
+                    rows: Mapping[int, TurnRow]) -> list[Spot]:
+    """Select what the history kept (where ``rows`` say another is selected); an edited reply
+    becomes an edited candidate of its turn."""
     edited: list[Spot] = []
     for n, choice in sorted(plan.items()):
         if choice == "edit":
             done = await reread(engine, chat, n, _kept(history, n - offset))
             index.add(chat, n, done.candidate, done.text)
             edited.append(Spot(chat, n, done.candidate))
-        else:
+        elif (row := rows.get(n)) is None or row.selected != choice:
             await engine.select(chat, n, choice)
     return edited
 

@@ -121,10 +121,10 @@ class Store(Protocol):
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none)."""
 
-    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
-        """The selected candidate of each turn of ``chat`` from ``first`` to ``last`` that was
-        started (None: none selected), in one read: the proxy checks a whole history sent back
-        against it on every request."""
+    async def turns(self, chat: str, first: int, last: int) -> dict[int, TurnRow]:
+        """Each turn of ``chat`` from ``first`` to ``last`` that was started, as ``get_turn`` reads
+        it, in one read: the proxy checks a whole history sent back against them on every
+        request."""
 
     async def add_candidate(self, row: CandidateRow, start: Start | None = None) -> CandidateRow:
         """Store a candidate and select it, in one transaction; return it with its index.

@@ -147,25 +147,37 @@ def decode_json(text: str) -> Any:
     return _DECODER.decode(text)
 
 
-def game_values(game: GameRow, state: str) -> tuple[Any, ...]:
+def game_values(game: GameRow, state: str, rulesets: RulesetTexts) -> tuple[Any, ...]:
     """A game as the columns the SQL stores write: chat, ruleset id, ruleset, seed (as text: it can
     be wider than 64 bits), options, ``state`` (its text, from ``encode_state``), parent,
     forked_at."""
-    return (game.chat, game.ruleset_id, encode_json(game.ruleset, "the ruleset"), str(game.seed),
+    return (game.chat, game.ruleset_id, rulesets.encoded(game.ruleset), str(game.seed),
             encode_json(game.options, "the options"), state, game.parent, game.forked_at)
 
 
 class RulesetTexts:
-    """Rulesets decoded once per text: the games that store one ruleset share its value."""
+    """Rulesets decoded once per text, and encoded once per value: the games of one ruleset share
+    its value, and a proxy creates every new chat's game from one ruleset's source (encoding it
+    again was a third of creating a game)."""
 
     def __init__(self, kept: int = 16) -> None:
         self._decoded: LRUCache[str, Any] = LRUCache(maxsize=kept)
+        self._encoded: LRUCache[int, tuple[Any, str]] = LRUCache(maxsize=kept)
 
     def decoded(self, text: str) -> Any:
         value = self._decoded.get(text)
         if value is None:
             value = self._decoded[text] = decode_json(text)
         return value
+
+    def encoded(self, value: Any) -> str:
+        """``value``'s text, worked out once per value object (held, so its id stays its own): a
+        ruleset's source is never changed once loaded."""
+        held = self._encoded.get(id(value))
+        if held is None or held[0] is not value:
+            text = encode_json(value, "the ruleset")
+            held = self._encoded[id(value)] = (value, text)
+        return held[1]
 
 
 def game_from(chat: str, row: Sequence[Any], state: Any, rulesets: RulesetTexts) -> GameRow:

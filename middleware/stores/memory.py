@@ -93,7 +93,7 @@ class MemoryStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        saved = _Game(game.ruleset_id, encode_json(game.ruleset, "the ruleset"), game.seed,
+        saved = _Game(game.ruleset_id, self._rulesets.encoded(game.ruleset), game.seed,
                       encode_json(game.options, "the options"), state, game.parent,
                       game.forked_at)
         await self._gate.wait()
@@ -130,11 +130,13 @@ class MemoryStore:
         events = [decode_json(e) for e in row.events]
         return TurnRow(chat, turn, row.user_text, row.selected, events)
 
-    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
-        """The selected candidate of each started turn from ``first`` to ``last``."""
+    async def turns(self, chat: str, first: int, last: int) -> dict[int, TurnRow]:
+        """Each started turn from ``first`` to ``last``."""
         await self._gate.wait()
         turns = self._t.turns
-        return {turn: row.selected for turn in range(max(first, 1), last + 1)
+        return {turn: TurnRow(chat, turn, row.user_text, row.selected,
+                              [decode_json(e) for e in row.events])
+                for turn in range(max(first, 1), last + 1)
                 if (row := turns.get((chat, turn))) is not None}
 
     async def last_turn(self, chat: str) -> int:

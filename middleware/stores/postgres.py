@@ -132,7 +132,7 @@ class PostgresStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        values = game_values(game, state)
+        values = game_values(game, state, self._rulesets)
         async with self._connection("create a game") as conn, conn.transaction():
             if parts:
                 await conn.execute(sql.ADD_PARTS, list(parts), list(parts.values()))
@@ -173,11 +173,12 @@ class PostgresStore:
             return None
         return TurnRow(chat, turn, decode_json(r[0]), r[1], [decode_json(e) for e in r[2]])
 
-    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
-        """The selected candidate of each started turn from ``first`` to ``last``."""
-        async with self._connection("read selections") as conn:
-            rows = await conn.fetch(sql.SELECTIONS, chat, first, last)
-        return {r[0]: r[1] for r in rows}
+    async def turns(self, chat: str, first: int, last: int) -> dict[int, TurnRow]:
+        """Each started turn from ``first`` to ``last``."""
+        async with self._connection("read turns") as conn:
+            rows = await conn.fetch(sql.TURNS, chat, first, last)
+        return {r[0]: TurnRow(chat, r[0], decode_json(r[1]), r[2], [decode_json(e) for e in r[3]])
+                for r in rows}
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""

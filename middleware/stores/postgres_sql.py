@@ -155,7 +155,8 @@ ON CONFLICT (chat, turn) DO NOTHING"""
 
 GET_TURN = "SELECT user_text, selected, events FROM turns WHERE chat = $1 AND turn = $2"
 
-SELECTIONS = "SELECT turn, selected FROM turns WHERE chat = $1 AND turn BETWEEN $2 AND $3"
+TURNS = """
+SELECT turn, user_text, selected, events FROM turns WHERE chat = $1 AND turn BETWEEN $2 AND $3"""
 
 LAST_TURN = """
 SELECT (SELECT COALESCE(MAX(turn), 0) FROM turns WHERE turns.chat = games.chat)

@@ -87,7 +87,8 @@ INSERT INTO turns (chat, turn, user_text) VALUES (?, ?, ?) ON CONFLICT (chat, tu
 
 GET_TURN = "SELECT user_text, selected, events FROM turns WHERE chat = ? AND turn = ?"
 
-SELECTIONS = "SELECT turn, selected FROM turns WHERE chat = ? AND turn BETWEEN ? AND ?"
+TURNS = """
+SELECT turn, user_text, selected, events FROM turns WHERE chat = ? AND turn BETWEEN ? AND ?"""
 
 LAST_TURN = """
 SELECT (SELECT COALESCE(MAX(turn), 0) FROM turns WHERE turns.chat = games.chat)

@@ -122,7 +122,7 @@ class SQLiteStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        values = game_values(game, state)
+        values = game_values(game, state, self._rulesets)
         async with self._gate.one(), self._atomic():
             await self._add_parts(parts)
             if not await self._change(sql.CREATE_GAME, values, "create a game"):
@@ -155,11 +155,12 @@ class SQLiteStore:
         user_text, selected, events = rows[0]
         return TurnRow(chat, turn, user_text, selected, decode_json(events))
 
-    async def selections(self, chat: str, first: int, last: int) -> dict[int, int | None]:
-        """The selected candidate of each started turn from ``first`` to ``last``."""
+    async def turns(self, chat: str, first: int, last: int) -> dict[int, TurnRow]:
+        """Each started turn from ``first`` to ``last``."""
         async with self._gate.one():
-            rows = await self._rows(sql.SELECTIONS, (chat, first, last), "read selections")
-        return {turn: selected for turn, selected in rows}
+            rows = await self._rows(sql.TURNS, (chat, first, last), "read turns")
+        return {turn: TurnRow(chat, turn, user_text, selected, decode_json(events))
+                for turn, user_text, selected, events in rows}
 
     async def last_turn(self, chat: str) -> int:
         """The highest turn number started in ``chat`` (0 when none); ``GameError`` if no game."""

@@ -13,7 +13,7 @@ from middleware.resolve.dispatch import record_from_json
 from middleware.rules.registry import load_bundled
 from middleware.state import Character, Sheet
 from middleware.stores import MemoryStore, SQLiteStore, Store
-from middleware.stores.codec import Encoded, encode_json
+from middleware.stores.codec import Encoded, RulesetTexts, encode_json
 
 REPLY = ('Rain. [skill_check: skill="Climb" dc="8"] Then [skill_check: skill="Sneak ✓ ö" '
          'difficulty="Hard" who="Ada"] and [skill_check: skill="Haggle" dc=10 with="Eye"].')
@@ -56,3 +56,18 @@ def test_clean_values_cleans_each_value_as_clean_value_does() -> None:
     assert [clean_value(v) for v in dirty] == clean_values(dirty)
     assert ["Scrap", "8", "5|3", "0.5833", "say  hi", "a b c", "one two", "x y"] == \
         clean_values(dirty)
+
+
+def test_a_ruleset_source_is_encoded_once_per_object_and_as_encode_json_writes_it() -> None:
+    """The stores write every new game's ruleset: one source object's text is worked out once
+    (the same text object comes back), equal to ``encode_json``'s; an equal source that is
+    another object, or a source with another value, gets its own text."""
+    texts = RulesetTexts()
+    source = load_bundled("hearth-and-haul").source
+    first = texts.encoded(source)
+    assert encode_json(source, "the ruleset") == first
+    assert first is texts.encoded(source)
+    other = {**source, "name": "Hearth and Haul, again"}
+    assert encode_json(other, "the ruleset") == texts.encoded(other)
+    copy = dict(source)
+    assert first == texts.encoded(copy) and first is not texts.encoded(copy)

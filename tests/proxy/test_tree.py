@@ -3,7 +3,9 @@ really send, through a real proxy over HTTP, each asserting the stored tree and 
 
 from __future__ import annotations
 
+import inspect
 import json
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -17,7 +19,7 @@ from middleware.proxy import GameConfig, ServeOptions
 from middleware.proxy.chat import read_request
 from middleware.proxy.tree import ChatTree, Route
 from middleware.proxy.tree_index import PathIndex
-from middleware.stores.base import CandidateRow
+from middleware.stores.base import CandidateRow, Store
 from middleware.stores.memory import MemoryStore
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
 from tests.proxy.conftest import FakeModel, Proxy, chat_for, history, running_proxy, streamed_text
@@ -379,3 +381,61 @@ async def test_a_chat_let_go_while_its_own_request_routes_still_routes_right() -
     assert [[0], [0], [0], [0]] == [[c.candidate for c in await tree.engine.candidates(route.chat, n)]
                                     for n in (1, 2, 3, 4)]
     assert 2 == len(tree.index)
+
+
+STORE_CALLS = frozenset(name for name, value in vars(Store).items()
+                        if inspect.iscoroutinefunction(value))
+
+
+class _Counted(MemoryStore):
+    """A store that counts the calls made of it, by name."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: Counter[str] = Counter()
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in STORE_CALLS:
+            object.__getattribute__(self, "calls")[name] += 1
+        return super().__getattribute__(name)
+
+
+async def test_a_request_reads_the_store_as_often_at_turn_twelve_as_at_turn_four() -> None:
+    """A chat UI sends the whole history back with every request: routing it reads the stored
+    turns it covers at once and selects nothing the history keeps as it is, so a turn's store
+    calls (routing and storing its reply) are the same at turn 12 as at turn 4, and none is a
+    selection (the history was read turn by turn, and every kept candidate selected again)."""
+    store = _Counted()
+    tree = ChatTree(Engine(store))
+    messages = talk("We set out.")
+    calls: dict[int, Counter[str]] = {}
+    for n in range(1, 13):
+        store.calls.clear()
+        _, kept = await played(tree, messages, f"Turn {n}. {CHECK}")
+        calls[n] = Counter(store.calls)
+        messages += [{"role": "assistant", "content": kept},
+                     {"role": "user", "content": f"On to turn {n + 1}."}]
+    assert calls[4] == calls[12]
+    assert 0 == calls[12]["select"] == calls[12]["get_turn"] - calls[4]["get_turn"]
+    assert 1 == calls[12]["add_candidate"]
+
+
+async def test_a_reply_many_chats_stored_does_not_make_a_request_read_them_all() -> None:
+    """A reply with no tag ("They rest.") is stored alike in every chat that got it: a request
+    whose history follows its own chat all along reads that chat only, so its store calls are
+    the same with 2 chats holding that reply as with 8 (each was read on every request)."""
+    store = _Counted()
+    tree = ChatTree(Engine(store))
+    calls: list[Counter[str]] = []
+    for chats in (2, 8):
+        histories = []
+        for n in range(chats):
+            messages = talk(f"Table {chats}-{n} sets out.")
+            _, kept = await played(tree, messages, "They rest.")
+            histories.append([*messages, {"role": "assistant", "content": kept},
+                              {"role": "user", "content": "On we go."}])
+        store.calls.clear()
+        route, _ = await played(tree, histories[-1], "They walk.")
+        assert Route(chat_for(histories[-1]), 2) == route
+        calls.append(Counter(store.calls))
+    assert calls[0] == calls[1]

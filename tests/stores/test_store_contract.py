@@ -173,19 +173,24 @@ async def test_a_swipe_back_selects_an_earlier_candidate(store: Store) -> None:
     assert "third" == _reply(await store.selected_candidate("millbrook", 1))
 
 
-async def test_selections_read_a_span_of_turns_at_once(store: Store) -> None:
-    """``selections`` gives each started turn of the span its selected candidate, as ``get_turn``
-    says it, and leaves out turns never started (and another chat's)."""
+async def test_turns_read_a_span_of_turns_at_once(store: Store) -> None:
+    """``turns`` gives each started turn of the span as ``get_turn`` reads it (player text,
+    selection, events), and leaves out turns never started (and another chat's)."""
     await played(store, turns=3)
     await played(store, turns=2, chat="other")
     await store.add_candidate(a_reply(2))
     await store.select("millbrook", 2, 0)
+    await store.add_event("millbrook", 3, {"kind": "rest", "who": "Ada"})
     await store.start_turn("millbrook", 4, "no reply yet")
-    expected = {turn: row.selected for turn in range(1, 5)
+    expected = {turn: row for turn in range(1, 5)
                 if (row := await store.get_turn("millbrook", turn)) is not None}
-    assert {1: 0, 2: 0, 3: 0, 4: None} == expected == await store.selections("millbrook", -2, 9)
-    assert {2: 0, 3: 0} == await store.selections("millbrook", 2, 3)
-    assert {} == await store.selections("millbrook", 5, 9)
+    assert [1, 2, 3, 4] == list(expected)
+    assert [0, 0, 0, None] == [row.selected for row in expected.values()]
+    assert [{"kind": "rest", "who": "Ada"}] == expected[3].events
+    assert "no reply yet" == expected[4].user_text
+    assert expected == await store.turns("millbrook", -2, 9)
+    assert {2: expected[2], 3: expected[3]} == await store.turns("millbrook", 2, 3)
+    assert {} == await store.turns("millbrook", 5, 9)
 
 
 async def test_a_seen_key_returns_the_stored_candidate_and_writes_nothing(store: Store) -> None:
