@@ -38,6 +38,7 @@ from middleware.resolve.market.day import market_of
 from middleware.rewrite import resolved_text, rewrite
 from middleware.rules.ruleset import Ruleset
 from middleware.segments import Piece, Segment, Tag, Text
+from middleware.state import GameState
 from middleware.text import MAX_CANDIDATE_CHARS, clean_text
 
 Waits = Callable[[Tag], bool]
@@ -127,6 +128,12 @@ class ReplyStream:
             return None
         return ResolvedReply("".join(self._written), tuple(self._records), self._reading.state,
                              tuple(self._timings))
+
+    def for_store(self) -> tuple[GameState, ResolvedReply] | None:
+        """``finished`` with the start state it was read from, as ``Engine.process`` takes it
+        (``resolved``); None when the store must resolve the reply itself."""
+        read = self.finished()
+        return None if read is None else (self._reading.start, read)
 
     def _placed_alike(self) -> bool:
         """Whether the steps streamed, taken with no place at the end of the reply known, are
