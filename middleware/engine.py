@@ -137,7 +137,7 @@ class Engine:
         nothing of it is kept, and the stored candidate is returned (``replayed``).
 
         ``resolved``: ``reply`` already resolved whole with ``seed``'s dice from a start state
-        (a streamed reply's own reading, ``ReplyStream.finished``), given with that state. It is
+        (a streamed reply's own reading, ``ReplyStream.for_store``), given with that state. It is
         stored as it is when that state is the very S(turn-1) the candidate is resolved on (so
         resolving again would give it back); else the reply is resolved here."""
         game = await self.game(chat)
