@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from middleware.display import for_people, shown_tag
-from middleware.engine import Engine
+from middleware.engine import Engine, Processed
 from middleware.parse import parse_pieces
 from middleware.paths import continue_seed, extend, extender
+from middleware.pipeline import ResolvedReply
 from middleware.proxy.continued import added
 from middleware.proxy.stream import ReplyStream, priced_at_end
 from middleware.records import Record, model_json
@@ -142,41 +143,61 @@ Brass Fair (``market-day``) prices buys where the reply ends; the Lantern and Le
 same)."""
 
 
-async def _stream_and_store(game: str, reply: str, sizes: list[int], seed: int,
+async def _stream_and_store(game: str, earlier: str, reply: str, sizes: list[int], seed: int,
                             cards: bool) -> tuple[str, str]:
-    """(the text the client was sent, the stored candidate as the client is shown it)."""
-    line = demo_game(game)
-    rules, branches = load_bundled(line["ruleset"]), bool(line.get("options"))
-    engine = Engine(MemoryStore())
-    await engine.create_game("chat", rules, read_party(rules, line["party"]), seed=line["seed"],
-                             branches=branches)
-    await engine.user("chat", 1, "Go on.")
-    preview = await engine.previewer("chat", 1, seed)
+    """(the text the client was sent, the stored candidate as the client is shown it), for
+    ``reply`` streamed on turn 1, or on turn 2 after ``earlier`` when there is one."""
+    engine, rules, branches, turn = await _game(game, earlier, seed)
+    preview = await engine.previewer("chat", turn, seed)
     stream = ReplyStream(preview, priced_at_end(rules), shown_tag if cards else resolved_text,
                          branches=branches)
-    sent, at = [], 0
-    for size in itertools.cycle(sizes):
-        if at >= len(reply):
-            break
-        sent.append(stream.feed(reply[at:at + size]))
-        at += size
+    sent = [stream.feed(reply[at:at + size]) for at, size in _cuts(len(reply), sizes)]
     read = stream.finished()
     with whole_resolves() as resolved_again:
-        done = await engine.process("chat", 1, stream.reply, seed=seed,
+        done = await engine.process("chat", turn, stream.reply, seed=seed,
                                     resolved=None if read is None else (preview.start, read))
-    [stored] = await engine.candidates("chat", 1)
+    [stored] = await engine.candidates("chat", turn)
     whole = preview(reply)
-    assert (whole.text, _json(whole.records), model_json(whole.state)) == \
-        (stored.text, _json(stored.records), model_json(stored.state))
-    if read is not None:
-        assert (whole.text, _json(whole.records), model_json(whole.state)) == \
-            (read.text, _json(read.records), model_json(read.state))
+    assert _exactly(whole) == _exactly(stored)
+    assert read is None or _exactly(whole) == _exactly(read)
     ordinary = not _held_for_the_end(reply, rules, branches) \
         and _placed_alike(whole.records, preview.start, rules)
     assert (ordinary, [] if ordinary else [stream.reply]) == (read is not None, resolved_again)
     shown = for_people(done.text, done.records) if cards else done.text
     sent.append(stream.tail(done, shown))
     return "".join(sent), shown
+
+
+async def _game(game: str, earlier: str, seed: int) -> tuple[Engine, Ruleset, bool, int]:
+    """The bundled demo ``game`` at its next turn, with ``earlier`` stored as turn 1 when there
+    is one: (engine, ruleset, whether it reads branch blocks, the turn to play)."""
+    line = demo_game(game)
+    rules, branches = load_bundled(line["ruleset"]), bool(line.get("options"))
+    engine = Engine(MemoryStore())
+    await engine.create_game("chat", rules, read_party(rules, line["party"]), seed=line["seed"],
+                             branches=branches)
+    await engine.user("chat", 1, "Go on.")
+    if not earlier:
+        return engine, rules, branches, 1
+    await engine.process("chat", 1, earlier, seed=seed + 1)
+    await engine.user("chat", 2, "And then?")
+    return engine, rules, branches, 2
+
+
+def _cuts(length: int, sizes: list[int]) -> list[tuple[int, int]]:
+    """(start, size) of each piece of a text of ``length`` cut in ``sizes``, cycling."""
+    cuts, at = [], 0
+    for size in itertools.cycle(sizes):
+        if at >= length:
+            return cuts
+        cuts.append((at, size))
+        at += size
+    return cuts
+
+
+def _exactly(done: ResolvedReply | Processed) -> tuple[str, list[str], str]:
+    """A resolved or stored reply as bytes: its text, records and state."""
+    return done.text, _json(done.records), model_json(done.state)
 
 
 def _json(records: Iterable[Record]) -> list[str]:
@@ -210,13 +231,15 @@ def test_any_chunking_of_a_reply_streams_exactly_the_stored_candidate(
     with any dice: what the client is sent adds up to exactly the stored candidate as shown
     (resolved tags or cards), and the stored candidate is, byte for byte, the whole reply resolved
     at once with those dice: checks and sheet ops as they close, buys priced where the reply ends,
-    branch blocks as their check chose. The store takes the stream's own reading, the reply
-    resolved once, unless a tag was held for the end or a ``[place:]`` was read (then it
-    resolves the reply again); the stream's reading is then that same whole resolve."""
+    branch blocks as their check chose; on turn 1, or on turn 2 after another such reply. The
+    store takes the stream's own reading, the reply resolved once, unless a tag was held for the
+    end or a ``[place:]`` may have hung on where the reply ends (then it resolves the reply
+    again); the stream's reading is then that same whole resolve."""
+    earlier = " ".join(data.draw(st.lists(st.sampled_from(PIECES[game]), max_size=4)))
     reply = " ".join(data.draw(st.lists(st.sampled_from(PIECES[game]), min_size=1, max_size=6)))
     sizes = data.draw(st.lists(st.integers(1, 40), min_size=1, max_size=12))
-    seed = data.draw(st.integers(0, 2**63 - 1))
-    sent, shown = asyncio.run(_stream_and_store(game, reply, sizes, seed, cards))
+    seed = data.draw(st.integers(0, 2**62))
+    sent, shown = asyncio.run(_stream_and_store(game, earlier, reply, sizes, seed, cards))
     assert shown == sent
 
 
