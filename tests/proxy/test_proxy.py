@@ -93,14 +93,22 @@ async def test_streamed_text_is_the_stored_candidate_and_no_tag_is_split(
 
 async def test_a_streamed_reply_is_resolved_once_and_stored_as_streamed(proxy: Proxy) -> None:
     """SPEC §7: the stream resolves each tag as it closes and the store writes that reading: the
-    reply is not resolved again when it ends, and the candidate is what the client was sent."""
-    proxy.model.replies = [REPLY]
+    reply is not resolved again when it ends, and the candidate is what the client was sent; on
+    a new chat's first turn and on the turn after it (started from the candidate kept)."""
+    proxy.model.replies = [REPLY, REPLY]
+    messages = history("I force the door.")
     with whole_resolves() as resolved_again:
-        chunks = await proxy.stream(history("I force the door."))
-    [stored] = await proxy.engine.candidates(chunks[-1]["gm"]["chat"], 1)
+        first = await proxy.stream(messages)
+        text = "".join(streamed_text(first))
+        messages = [*messages, {"role": "assistant", "content": text},
+                    {"role": "user", "content": "And the next one."}]
+        second = await proxy.stream(messages)
+    chat = first[-1]["gm"]["chat"]
+    stored = [(await proxy.engine.candidates(chat, turn))[0].text for turn in (1, 2)]
     assert [] == resolved_again
-    assert "".join(streamed_text(chunks)) == stored.text
-    assert [("skill_check", "resolved"), ("inventory", "resolved")] == records(chunks[-1])
+    assert [text, "".join(streamed_text(second))] == stored
+    assert (chat, 2) == (second[-1]["gm"]["chat"], second[-1]["gm"]["turn"])
+    assert ['now="1"', 'now="2"'] == [t.split(" ")[-2].rstrip("]") for t in stored]
 
 
 async def test_a_streamed_reply_naming_a_place_without_a_market_is_resolved_once(
