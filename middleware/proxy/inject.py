@@ -118,9 +118,19 @@ async def chat_view(engine: Engine, chat: str, turn: int, config: InjectConfig,
         state, records = GameState.model_validate(row.state), engine_records(row.records)
         return build_view(ruleset, state, records, config.options, seed=game.seed)
     state = await engine.state_after(chat, turn - 1)
-    kept = await engine.store.selected_candidate(chat, turn - 1) if turn > 1 else None
-    records = engine_records(kept.records) if kept is not None else ()
+    records = await _kept_records(engine, chat, turn - 1) if turn > 1 else ()
     return build_view(ruleset, state, records, config.options, seed=game.seed)
+
+
+async def _kept_records(engine: Engine, chat: str, turn: int) -> tuple[Record, ...]:
+    """The records of the candidate selected at ``turn`` (none when none is), read without its
+    state: reading the whole candidate decoded its state too, on every request, for records
+    alone."""
+    row = await engine.store.get_turn(chat, turn)
+    if row is None or row.selected is None:
+        return ()
+    kept = [r for r in await engine.store.replies(chat, turn, turn) if r.index == row.selected]
+    return engine_records(kept[0].records) if kept else ()
 
 
 def engine_records(stored: Iterable[Mapping[str, JsonValue]]) -> tuple[Record, ...]:

@@ -22,6 +22,7 @@ from middleware.engine import Engine, Processed
 from middleware.errors import GameError
 from middleware.proxy.access import Identity, owner
 from middleware.proxy.chat import ChatRequest, Message
+from middleware.proxy.inject import engine_records
 
 _Key = tuple[str, int, str]
 
@@ -91,9 +92,10 @@ class ShownReplies:
     async def _resolved(self, chat: str, turn: int, shown: str) -> str | None:
         key = (chat, turn, shown)
         if key not in self._known:
-            candidates = await self._engine.candidates(chat, turn)
-            self._known[key] = next((c.text for c in reversed(candidates)
-                                     if for_people(c.text, c.records).strip() == shown), None)
+            replies = await self._engine.store.replies(chat, turn, turn)
+            self._known[key] = next((r.text for r in reversed(replies)
+                                     if for_people(r.text, engine_records(r.records)).strip()
+                                     == shown), None)
         return self._known[key]
 
 

@@ -137,9 +137,8 @@ class PathIndex:
         if held.seeded:
             return
         held.seeded = True
-        for turn in range(1, await engine.store.last_turn(chat) + 1):
-            for row in await engine.store.list_candidates(chat, turn):
-                self.add(chat, turn, row.index, row.text)
+        for row in await engine.store.replies(chat, 1, await engine.store.last_turn(chat)):
+            self.add(chat, row.turn, row.index, row.text)
 
     def _held(self, chat: str, hold: Hold | None = None) -> _Held:
         held = self._chats.get(chat)

@@ -15,7 +15,7 @@ The PostgreSQL store is imported only when a URL asks for it (asyncpg takes a wh
 from __future__ import annotations
 
 from middleware.errors import StoreError
-from middleware.stores.base import CandidateRow, GameRow, Store, TurnRow
+from middleware.stores.base import CandidateRow, GameRow, ReplyRow, Store, TurnRow
 from middleware.stores.memory import MemoryStore
 from middleware.stores.sqlite import SQLiteStore
 
@@ -23,6 +23,7 @@ __all__ = [
     "CandidateRow",
     "GameRow",
     "MemoryStore",
+    "ReplyRow",
     "SQLiteStore",
     "Store",
     "TurnRow",

@@ -64,6 +64,17 @@ class CandidateRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplyRow:
+    """A stored candidate as a chat shows it: its turn and index, its text and records, and not
+    its state (which a store would read and decode)."""
+
+    turn: int
+    index: int
+    text: str
+    records: JSON
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     """The turn a candidate's state starts from, as the writer read it: its number, the candidate
     it had selected and how many events it held. ``add_candidate`` stores nothing (``StaleStart``)
@@ -146,6 +157,11 @@ class Store(Protocol):
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn (read in one step), or None if it has none."""
+
+    async def replies(self, chat: str, first: int, last: int) -> list[ReplyRow]:
+        """Every candidate of ``chat``'s turns ``first`` to ``last``, by turn and index, without
+        its state, in one read: the proxy looks the replies a history sends back up by their
+        text, and reads a chat's back whole when it has let them go."""
 
     async def select(self, chat: str, turn: int, index: int) -> None:
         """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""

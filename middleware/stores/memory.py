@@ -21,6 +21,7 @@ from middleware.stores.base import (
     JSON,
     CandidateRow,
     GameRow,
+    ReplyRow,
     Start,
     TurnRow,
     check_fork,
@@ -183,6 +184,14 @@ class MemoryStore:
         await self._gate.wait()
         stored = self._t.candidates.get((chat, turn), ())
         return [self._row(chat, turn, i, known) for i, known in enumerate(stored)]
+
+    async def replies(self, chat: str, first: int, last: int) -> list[ReplyRow]:
+        """Every candidate of the turns ``first`` to ``last``, by turn and index, no state."""
+        await self._gate.wait()
+        candidates = self._t.candidates
+        return [ReplyRow(turn, index, saved.text, decode_json(saved.records))
+                for turn in range(max(first, 1), last + 1)
+                for index, saved in enumerate(candidates.get((chat, turn), ()))]
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn, or None if it has none."""

@@ -44,6 +44,7 @@ from middleware.stores.base import (
     JSON,
     CandidateRow,
     GameRow,
+    ReplyRow,
     Start,
     TurnRow,
     check_fork,
@@ -232,6 +233,12 @@ class PostgresStore:
         async with self._connection("read candidates") as conn:
             rows = await conn.fetch(sql.LIST_CANDIDATES, chat, turn)
             return [await self._candidate(conn, r) for r in rows]
+
+    async def replies(self, chat: str, first: int, last: int) -> list[ReplyRow]:
+        """Every candidate of the turns ``first`` to ``last``, by turn and index, no state."""
+        async with self._connection("read replies") as conn:
+            rows = await conn.fetch(sql.REPLIES, chat, first, last)
+        return [ReplyRow(r[0], r[1], decode_json(r[2]), decode_json(r[3])) for r in rows]
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn, or None if it has none."""

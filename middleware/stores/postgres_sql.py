@@ -186,6 +186,10 @@ GET_CANDIDATE = f"{_CANDIDATE} WHERE chat = $1 AND turn = $2 AND idx = $3"
 
 LIST_CANDIDATES = f"{_CANDIDATE} WHERE chat = $1 AND turn = $2 ORDER BY idx"
 
+REPLIES = """
+SELECT turn, idx, text, records FROM candidates WHERE chat = $1 AND turn BETWEEN $2 AND $3
+ORDER BY turn, idx"""
+
 SELECTED_CANDIDATE = """
 SELECT c.chat, c.turn, c.idx, c.key, c.seed, c.reply, c.text, c.records, c.state
 FROM turns AS t JOIN candidates AS c ON c.chat = t.chat AND c.turn = t.turn AND c.idx = t.selected

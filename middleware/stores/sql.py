@@ -126,6 +126,10 @@ GET_CANDIDATE = f"{_CANDIDATE} WHERE chat = ? AND turn = ? AND idx = ?"
 
 LIST_CANDIDATES = f"{_CANDIDATE} WHERE chat = ? AND turn = ? ORDER BY idx"
 
+REPLIES = """
+SELECT turn, idx, text, records FROM candidates WHERE chat = ? AND turn BETWEEN ? AND ?
+ORDER BY turn, idx"""
+
 SELECTED_CANDIDATE = """
 SELECT c.chat, c.turn, c.idx, c.key, c.seed, c.reply, c.text, c.records, c.state
 FROM turns AS t JOIN candidates AS c ON c.chat = t.chat AND c.turn = t.turn AND c.idx = t.selected

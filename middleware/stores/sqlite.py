@@ -34,6 +34,7 @@ from middleware.stores.base import (
     JSON,
     CandidateRow,
     GameRow,
+    ReplyRow,
     Start,
     TurnRow,
     check_fork,
@@ -211,6 +212,13 @@ class SQLiteStore:
         """Every candidate of the turn, by index."""
         async with self._gate.one():
             return await self._candidates(sql.LIST_CANDIDATES, (chat, turn))
+
+    async def replies(self, chat: str, first: int, last: int) -> list[ReplyRow]:
+        """Every candidate of the turns ``first`` to ``last``, by turn and index, no state."""
+        async with self._gate.one():
+            rows = await self._rows(sql.REPLIES, (chat, first, last), "read replies")
+        return [ReplyRow(turn, index, text, decode_json(records))
+                for turn, index, text, records in rows]
 
     async def selected_candidate(self, chat: str, turn: int) -> CandidateRow | None:
         """The selected candidate of the turn, or None if it has none."""

@@ -10,8 +10,9 @@ memory (``--chats``), over four times its index of stored replies (16 × ``--cha
 200 chats played at once are more than that index holds, so chats are let go and read back while
 their requests route.
 
-The same waves are first played against the fake upstream directly, so the throughput through the
-proxy is printed beside the upstream's own, measured in one run.
+The same waves are first played against the fake upstream directly, then through a proxy that
+does nothing (``passthrough``, the floor of the stack ``serve`` runs on), so the throughput through
+the proxy is printed beside the upstream's own and the floor's, measured in one run.
 
 Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_load.py -s``
 (``GM_LOAD_REQUESTS``, ``GM_LOAD_CONCURRENCY``, ``GM_LOAD_TURNS`` and ``GM_LOAD_CHATS`` for
@@ -41,7 +42,7 @@ import httpx
 from middleware.display import for_people
 from middleware.engine import Engine
 from middleware.stores import open_store
-from tests.benchmarks.processes import free_port, gm_middleware, resident_mb, started
+from tests.benchmarks.processes import free_port, gm_middleware, resident_mb, running, started
 from tests.conftest import compat_path
 from tests.proxy.conftest import CHECK, chat_for
 
@@ -109,6 +110,18 @@ async def wave(http: httpx.AsyncClient, slots: list[Slot]) -> list[Played]:
             for messages, text in zip(sent, texts, strict=True)]
 
 
+async def played_through(url: str, waves: int, limits: httpx.Limits) -> float:
+    """Seconds ``waves`` waves of new slots take against ``url``, a server that stores nothing
+    (the upstream itself, or the pass-through in front of it)."""
+    slots = [Slot(n) for n in range(CONCURRENCY)]
+    loop = asyncio.get_running_loop()
+    async with httpx.AsyncClient(base_url=url, timeout=120.0, limits=limits) as http:
+        began = loop.time()
+        for _ in range(waves):
+            await wave(http, slots)
+        return loop.time() - began
+
+
 def serve_command() -> list[str]:
     """``gm-middleware serve``, or the traced server in its place (``GM_LOAD_TRACE``)."""
     if TRACE:
@@ -144,13 +157,11 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     played: list[Played] = []
     try:
         await started(upstream_url)
-        direct = [Slot(n) for n in range(CONCURRENCY)]
-        async with httpx.AsyncClient(base_url=upstream_url, timeout=120.0,
-                                     limits=limits) as http:
-            began = loop.time()
-            for _ in range(waves):
-                await wave(http, direct)
-            took_direct = loop.time() - began
+        took_direct = await played_through(upstream_url, waves, limits)
+        floor_port = free_port()
+        async with running(floor_port, "-m", "tests.benchmarks.passthrough", str(floor_port),
+                           upstream_url, log=tmp_path / "passthrough.log"):
+            took_floor = await played_through(f"http://127.0.0.1:{floor_port}", waves, limits)
         with open(tmp_path / "serve.log", "wb") as log:
             server = await asyncio.create_subprocess_exec(
                 *serve_command(),
@@ -181,7 +192,9 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     chats = sum(slot.opened for slot in slots)
     print(f"\n{waves} waves of {CONCURRENCY} streams at once ({streams} streams, {chats} chats of "
           f"up to {TURNS or waves} turns, --chats {CHATS}): direct {took_direct:.1f} s "
-          f"({streams / took_direct:.1f}/s), through the proxy {took:.1f} s "
+          f"({streams / took_direct:.1f}/s), through a proxy that does nothing {took_floor:.1f} s "
+          f"({streams / took_floor:.1f}/s, {took_direct / took_floor:.2f}x: the stack's floor), "
+          f"through the proxy {took:.1f} s "
           f"({streams / took:.1f}/s): {took_direct / took:.2f}x the upstream's throughput; "
           "server RSS after each wave: " + ", ".join(f"{mb:.0f}" for mb in memory) + " MB")
     assert [] == mismatched

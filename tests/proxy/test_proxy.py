@@ -209,6 +209,21 @@ async def test_the_next_turn_builds_on_the_candidate_the_client_kept(proxy: Prox
     assert (2, [2]) == (turn_two["gm"]["turn"], ropes_now(turn_two))
 
 
+async def test_the_next_turn_tells_the_model_what_the_kept_candidate_did(proxy: Proxy) -> None:
+    """The state block of turn 2 carries the feedback of the candidate the client kept (here
+    candidate 0, a check; candidate 1 added a rope), the model never told of the other."""
+    proxy.model.replies = [CHECK, ROPE, "The road."]
+    first = (await proxy.ask(history("I push the door."))).json()
+    second = (await proxy.ask(history("I push the door."))).json()
+    kept = first["choices"][0]["message"]["content"]
+    await proxy.ask(history("I push the door.", kept, "I go on."))
+    state = proxy.model.seen[-1]["messages"][-2]
+    check, rope = first["gm_records"][0]["feedback"], second["gm_records"][0]["feedback"]
+    assert "system" == state["role"]
+    assert f"- skill_check: {check}" in state["content"].splitlines()
+    assert rope not in state["content"]
+
+
 async def test_a_kept_reply_edited_to_hold_no_tag_is_an_edited_candidate(proxy: Proxy) -> None:
     """A history whose assistant text matches no candidate (edited by hand, its tags gone) is an
     edited candidate of turn 1 read from the turn's start: no rope, so turn 2's rope is the

@@ -19,7 +19,7 @@ from middleware.proxy import GameConfig, ServeOptions
 from middleware.proxy.chat import read_request
 from middleware.proxy.tree import ChatTree, Route
 from middleware.proxy.tree_index import PathIndex
-from middleware.stores.base import CandidateRow, Store
+from middleware.stores.base import ReplyRow, Store
 from middleware.stores.memory import MemoryStore
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
 from tests.proxy.conftest import FakeModel, Proxy, chat_for, history, running_proxy, streamed_text
@@ -337,16 +337,16 @@ async def test_a_chat_the_reply_index_let_go_is_read_back_from_the_store_whole()
 
 
 class _Busy(MemoryStore):
-    """A store that, each time a turn's candidates are read, first lets other requests store
+    """A store that, each time a chat's stored replies are read, first lets other requests store
     theirs (``meanwhile``): what 200 chats played at once do while one chat is read back."""
 
     def __init__(self) -> None:
         super().__init__()
         self.meanwhile: Callable[[], None] = lambda: None
 
-    async def list_candidates(self, chat: str, turn: int) -> list[CandidateRow]:
+    async def replies(self, chat: str, first: int, last: int) -> list[ReplyRow]:
         self.meanwhile()
-        return await super().list_candidates(chat, turn)
+        return await super().replies(chat, first, last)
 
 
 async def played(tree: ChatTree, messages: list[dict[str, Any]], reply: str) -> tuple[Route, str]:

@@ -12,7 +12,7 @@ import pytest
 
 from middleware.errors import GameError, StoreError
 from middleware.stores import Store
-from middleware.stores.base import CandidateRow, GameRow, TurnRow
+from middleware.stores.base import CandidateRow, GameRow, ReplyRow, TurnRow
 from tests.rulesets import bundled_json
 
 
@@ -191,6 +191,21 @@ async def test_turns_read_a_span_of_turns_at_once(store: Store) -> None:
     assert expected == await store.turns("millbrook", -2, 9)
     assert {2: expected[2], 3: expected[3]} == await store.turns("millbrook", 2, 3)
     assert {} == await store.turns("millbrook", 5, 9)
+
+
+async def test_replies_read_the_candidates_of_a_span_of_turns_without_their_states(
+        store: Store) -> None:
+    """``replies`` gives every candidate of the span, by turn and index, with the text and
+    records ``list_candidates`` reads (and no state), leaving out another chat's."""
+    await played(store, turns=3)
+    await played(store, turns=2, chat="other")
+    await store.add_candidate(a_reply(2, reply="second"))
+    listed = [row for turn in (1, 2, 3) for row in await store.list_candidates("millbrook", turn)]
+    assert [(1, 0), (2, 0), (2, 1), (3, 0)] == [(row.turn, row.index) for row in listed]
+    assert [ReplyRow(row.turn, row.index, row.text, row.records) for row in listed] \
+        == await store.replies("millbrook", -2, 9)
+    assert [(2, 0), (2, 1)] == [(r.turn, r.index) for r in await store.replies("millbrook", 2, 2)]
+    assert [] == await store.replies("millbrook", 4, 9)
 
 
 async def test_a_seen_key_returns_the_stored_candidate_and_writes_nothing(store: Store) -> None:
