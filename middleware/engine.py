@@ -129,11 +129,17 @@ class Engine:
     async def process(
         self, chat: str, turn: int, reply: str, *, key: str | None = None,
         seed: int | None = None, dice: Sequence[int] = (), notes: Sequence[Record] = (),
+        resolved: tuple[GameState, ResolvedReply] | None = None,
     ) -> Processed:
         """Resolve ``reply`` as a new candidate of ``turn`` and store it (SPEC §3). ``notes`` are
         records a face adds after the tags' (the proxy's tool loop cut at its bound). A ``key`` the
         turn has seen is found by the store as it writes, in the same step: the reply is resolved,
-        nothing of it is kept, and the stored candidate is returned (``replayed``)."""
+        nothing of it is kept, and the stored candidate is returned (``replayed``).
+
+        ``resolved``: ``reply`` already resolved whole with ``seed``'s dice from a start state
+        (a streamed reply's own reading, ``ReplyStream.for_store``), given with that state. It is
+        stored as it is when that state is the very S(turn-1) the candidate is resolved on (so
+        resolving again would give it back); else the reply is resolved here."""
         game = await self.game(chat)
         kept, cut = bounded(reply)  # what was resolved is what is kept
         if cut:
@@ -141,7 +147,9 @@ class Engine:
         while True:
             start, after = await self._start_of(chat, turn)
             used = self._seed(game, start, turn) if seed is None else seed
-            done = await self._resolve(game, chat, turn, reply, start, Dice(used, dice), notes)
+            done = _resolved_on(start, resolved, seed, dice, cut, notes)
+            if done is None:
+                done = await self._resolve(game, chat, turn, reply, start, Dice(used, dice), notes)
             try:
                 stored = await self.store.add_candidate(CandidateRow(
                     chat=chat, turn=turn, index=-1, key=key, seed=used, reply=kept,
@@ -369,6 +377,21 @@ class Engine:
         if start.dice == "turn":
             return derive_seed(game.seed, game.chat, "turn", turn)
         return secrets.randbits(63)
+
+
+def _resolved_on(start: GameState, resolved: tuple[GameState, ResolvedReply] | None,
+                 seed: int | None, dice: Sequence[int], cut: bool,
+                 notes: Sequence[Record]) -> ResolvedReply | None:
+    """``resolved``'s reply, with ``notes`` after its records, when it stands for what
+    ``_resolve`` would make on ``start``: made on that very state, with the given seed's own dice
+    (none scripted) and the whole reply (none cut). Else None."""
+    if resolved is None or resolved[0] is not start or seed is None or dice or cut:
+        return None
+    done = resolved[1]
+    if notes:
+        done = replace(done, records=(*done.records, *notes),
+                       timings=(*done.timings, *(0.0 for _ in notes)))
+    return done
 
 
 def _digest(source: object) -> bytes:

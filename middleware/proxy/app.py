@@ -294,7 +294,8 @@ class _Proxy:
         chunks = await opened(self.upstream.stream(ask.body, at.auth))
 
         async def store(text: str) -> Processed:
-            done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed)
+            done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,
+                                             resolved=reply.for_store())  # not resolved again
             self.tree.remember(done.chat, done.turn, done.candidate, done.text)
             return done
 
@@ -313,10 +314,12 @@ class _Proxy:
         preview = await self.engine.previewer(at.chat, at.turn, seed)
         ruleset = await self.engine.ruleset(at.chat)
         offered = await self._offered(at.chat)
+        streamed: ReplyStream | None = None
 
         async def store(text: str, notes: Sequence[Record]) -> Processed:
+            read = streamed.for_store() if streamed is not None else None  # not resolved again
             done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,
-                                             notes=notes)
+                                             notes=notes, resolved=read)
             self.tree.remember(done.chat, done.turn, done.candidate, done.text)
             if notes:
                 get_logger().warning("proxy-tool-loop-cut", chat=done.chat, turn=done.turn,
@@ -328,9 +331,9 @@ class _Proxy:
             answer = await tool_answer(turn, self.upstream, at.auth, store, self._shown)
             return JSONResponse(answer, headers=headers), False
         shown = shown_tag if self.options.display == "cards" else resolved_text
-        reply = ReplyStream(preview, priced_at_end(ruleset), shown)
-        turn = ToolTurn(ask.body, offered, preview, reply)
-        events = await tool_events(turn, reply, self.upstream, at.auth, store, self._shown,
+        streamed = ReplyStream(preview, priced_at_end(ruleset), shown)
+        turn = ToolTurn(ask.body, offered, preview, streamed)
+        events = await tool_events(turn, streamed, self.upstream, at.auth, store, self._shown,
                                    envelope)
         return self._events(_released(events, release), release, headers), True
 

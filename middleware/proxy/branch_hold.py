@@ -55,3 +55,13 @@ class BranchHold:
         if not reader.depth:
             reader.top.clear()  # what was read is handed on: only the last check is kept
         return [*runs, outside] if outside else runs
+
+    def end(self) -> list[Run]:
+        """The reply ended: the block still open closed there, as a whole reply's reading closes
+        it (``read_blocks``), and handed on; none when no block is open."""
+        reader = self._reader
+        if not reader.depth:
+            return []
+        while reader.open:
+            reader.close(None)
+        return [cast(Block, reader.top[-1])]

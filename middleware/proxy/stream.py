@@ -3,7 +3,9 @@
 Prose is passed on as soon as ``TagStream`` says it can no longer become part of a tag; a possible
 tag is held back until it closes, then resolved and sent as its rewritten tag, whole. At the end the
 reply is stored as one candidate (``Engine.process`` of the full text, with the seed the stream
-used), so what the client saw is exactly the stored rewritten text.
+used), so what the client saw is exactly the stored rewritten text. The store takes the stream's
+own reading of the reply (``finished``: what is left resolved, nothing resolved twice) when it is
+the whole reply resolved; else it resolves the text again.
 
 How a tag is resolved as it closes: the stream takes the pipeline's own steps (``resolve_item``)
 with the candidate's seed (``Engine.previewer``), carrying the reading each step leaves on to the
@@ -24,7 +26,7 @@ from middleware.engine import Processed
 from middleware.errors import UpstreamError
 from middleware.logs import get_logger
 from middleware.parse import TagStream
-from middleware.pipeline import Preview, Reading, Step, resolve_item
+from middleware.pipeline import Preview, Reading, ResolvedReply, Step, resolve_item
 from middleware.proxy.access import shown as shown_chat
 from middleware.proxy.branch_hold import BranchHold, Run
 from middleware.proxy.chunks import DONE, Envelope, pieces_of
@@ -33,9 +35,10 @@ from middleware.proxy.upstream import Read
 from middleware.records import Record
 from middleware.resolve.branch import Item
 from middleware.resolve.market.day import market_of
-from middleware.rewrite import resolved_text
+from middleware.rewrite import resolved_text, rewrite
 from middleware.rules.ruleset import Ruleset
-from middleware.segments import Segment, Tag, Text
+from middleware.segments import Piece, Segment, Tag, Text
+from middleware.state import GameState
 from middleware.text import MAX_CANDIDATE_CHARS, clean_text
 
 Waits = Callable[[Tag], bool]
@@ -60,7 +63,10 @@ class ReplyStream:
         read and kept (the stored candidate is cut there)."""
         self._tags = TagStream(branches=branches)
         self._blocks = BranchHold(waits) if branches else None
+        self._branches = branches
         self._limit = limit
+        self._uncut = min(limit, preview.limit)
+        """The longest reply the stream's reading stands for (the preview cuts a longer one)."""
         self._held = 0
         self._shown = shown
         self._waits = waits
@@ -68,6 +74,10 @@ class ReplyStream:
         self._reading = Reading.at(preview.start)
         self._source: list[str] = []
         self._sent: list[str] = []
+        self._written: list[str] = []
+        """The reply resolved so far as the store writes it (resolved tags, not cards)."""
+        self._records: list[Record] = []
+        self._timings: list[float] = []
         self._holding = False
 
     @property
@@ -86,13 +96,59 @@ class ReplyStream:
             self._holding = True
             return ""
         if (self._blocks is None or self._blocks.outside) and self._tags.prose(delta):
+            self._written.append(delta)
             return self._record(delta)  # most pieces: prose, outside blocks, with no tag in it
         pieces = self._tags.feed(delta)
         if not pieces:  # a tag still being written
             return ""
+        return self._record(self._read(pieces))
+
+    def _read(self, pieces: list[Piece]) -> str:
+        """Pieces the tag stream released, resolved: the text to show for them."""
         if self._blocks is None:
-            return self._send(cast(list[Segment], pieces))  # no markers are read without blocks
+            return self._segments(cast(list[Segment], pieces))  # no markers without blocks
         return "".join([self._run(run) for run in self._blocks.take(pieces)])
+
+    def finished(self) -> ResolvedReply | None:
+        """The reply is complete: the whole of it resolved as the stream read it, what is left
+        (an unclosed tag is prose, an open block closes at the end) resolved now, nothing
+        twice: exactly what the preview resolves the whole reply to. None when that cannot be
+        vouched for, and the store resolves the text itself: a tag held for the end (a buy
+        priced where the reply ends), a lone surrogate, a reply cut at the limit, a game whose
+        start reads branch blocks otherwise than the stream, a ``[place:]`` whose reading may
+        have hung on the place where the reply ends (``_placed_alike``). Shows nothing more:
+        ``tail`` sends the rest of the stored candidate."""
+        if self._holding or self._held > self._uncut:
+            return None
+        self._read(self._tags.close())
+        for run in self._blocks.end() if self._blocks is not None else ():
+            self._run(run)
+        if self._holding or self._branches != self._reading.start.branches \
+                or not self._placed_alike():
+            return None
+        return ResolvedReply("".join(self._written), tuple(self._records), self._reading.state,
+                             tuple(self._timings))
+
+    def for_store(self) -> tuple[GameState, ResolvedReply] | None:
+        """``finished`` with the start state it was read from, as ``Engine.process`` takes it
+        (``resolved``); None when the store must resolve the reply itself."""
+        read = self.finished()
+        return None if read is None else (self._reading.start, read)
+
+    def _placed_alike(self) -> bool:
+        """Whether the steps streamed, taken with no place at the end of the reply known, are
+        those of the whole resolve, which knows it (SPEC §3). Only two things read that place: a
+        ``[place:]``, to keep today's market of it (there is none to keep while the game has no
+        market day going: none at the start, and only buys, sales and inspections start one),
+        and those three, for the place they price at (none were read where a market prices
+        goods: they wait for the end; where none does, every one is refused alike wherever
+        the party is)."""
+        records = self._records
+        if all(record.tag != "place" for record in records):
+            return True
+        return self._reading.start.market is None and (
+            market_of(self._context.ruleset) is None
+            or all(record.tag != "inventory" for record in records))
 
     def _kept(self, delta: str) -> str:
         """``delta`` added to the reply, up to one character past the limit; the part to read."""
@@ -107,15 +163,15 @@ class ReplyStream:
         return delta
 
     def _run(self, run: Run) -> str:
-        """One run of ``BranchHold``: pieces sent as they are, or a block as its check chose."""
+        """One run of ``BranchHold``: pieces resolved as they are, or a block as its check chose."""
         if self._holding:
             return ""
         if run is None:
             self._holding = True
             return ""
         if isinstance(run, list):
-            return self._send(run)
-        return self._record(self._text(self._step(run)))
+            return self._segments(run)
+        return self._text(self._step(run))
 
     def tail(self, done: Processed, whole: str | None = None) -> str:
         """The rest of ``whole``, the stored candidate as the client is shown it (default: its
@@ -129,28 +185,36 @@ class ReplyStream:
             return ""
         return self._record(whole[len(sent):])
 
-    def _send(self, segments: list[Segment]) -> str:
+    def _segments(self, segments: list[Segment]) -> str:
         """The segments resolved and shown, up to the first tag that waits for the end (which
         starts holding)."""
         out: list[str] = []
         for segment in segments:
             if isinstance(segment, Text):
+                self._written.append(segment.text)
                 out.append(segment.text)
             elif self._waits(segment):
                 self._holding = True
                 break
             else:
                 out.append(self._text(self._step(segment)))
-        return self._record("".join(out))
+        return "".join(out)
 
     def _step(self, item: Item) -> Step:
         """``item`` resolved against the reading so far, which moves on past it."""
         step = resolve_item(self._reading, item, self._context)
         self._reading = step.reading
+        self._records += step.records
+        self._timings += step.timings
         return step
 
     def _text(self, step: Step) -> str:
-        """What the client is shown for a step: its prose, each tag as ``shown`` shows it."""
+        """What the client is shown for a step: its prose, each tag as ``shown`` shows it (the
+        store's own text when it shows resolved tags)."""
+        written = rewrite(step.kept, step.tag_records)
+        self._written.append(written)
+        if self._shown is resolved_text:
+            return written
         records = iter(step.tag_records)
         return "".join([s.text if isinstance(s, Text) else self._shown(s, next(records))
                         for s in step.kept])

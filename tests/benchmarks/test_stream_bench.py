@@ -6,8 +6,11 @@ Run with ``.venv/bin/python -m pytest tests/benchmarks/test_stream_bench.py --be
 alternating, and the best of the rounds is kept for each; the ratios are printed and kept in
 ``extra_info``.
 
-The stream's figure is its own work: every ``feed`` and the ``tail`` (the stored candidate it
-ends on is resolved once beforehand, as the store does whether the reply streamed or not).
+The stream's figure is its own work: every ``feed``, ``finished`` (what is left resolved, the
+reply's reading handed to the store, which then resolves nothing again) and the ``tail`` (the
+stored candidate it ends on is made once beforehand). A second figure is the store at the end of
+a stream: ``Engine.process`` taking the stream's reading, against resolving the reply again as it
+did before.
 """
 
 from __future__ import annotations
@@ -88,6 +91,7 @@ async def _measure() -> dict[str, Any]:
                      stored: Processed = stored) -> str:
             stream = ReplyStream(preview, waits)
             sent = "".join([stream.feed(chunk) for chunk in chunks])
+            stream.finished()
             return sent + stream.tail(stored)
 
         assert done.text == streamed()
@@ -99,3 +103,36 @@ async def _measure() -> dict[str, Any]:
     return {"whole_ms": whole_ms, "stream_ms": stream_ms,
             "ratios": {tags: stream_ms[tags] / whole_ms[tags] for tags in SIZES}}
 
+
+def test_the_store_at_the_end_of_a_stream(benchmark: Any) -> None:
+    figures = benchmark.pedantic(lambda: asyncio.run(_measure_store()), rounds=1, iterations=1)
+    benchmark.extra_info.update(figures)
+    for tags, ratio in figures["ratios"].items():
+        print(f"\n{tags:>3} tags: stored resolving again {figures['again_ms'][tags]:.2f} ms, "
+              f"from the stream's reading {figures['read_ms'][tags]:.2f} ms, {ratio:.2f}×", end="")
+    print()
+
+
+async def _measure_store() -> dict[str, Any]:
+    """Best of ``ROUNDS`` per size and way, alternating: each store a new candidate of turn 1."""
+    engine = await _engine()
+    waits = priced_at_end(await engine.ruleset("chat"))
+    again_ms: dict[int, float] = {}
+    read_ms: dict[int, float] = {}
+    for tags in SIZES:
+        reply = reply_of(tags)
+        times: dict[bool, list[float]] = {False: [], True: []}
+        for _ in range(ROUNDS):
+            for fast in (False, True):
+                preview = await engine.previewer("chat", 1, SEED)
+                stream = ReplyStream(preview, waits)
+                for chunk in pieces(reply):
+                    stream.feed(chunk)
+                started = time.process_time()
+                read = stream.finished() if fast else None
+                await engine.process("chat", 1, stream.reply, seed=SEED,
+                                     resolved=None if read is None else (preview.start, read))
+                times[fast].append(time.process_time() - started)
+        again_ms[tags], read_ms[tags] = min(times[False]) * 1000, min(times[True]) * 1000
+    return {"again_ms": again_ms, "read_ms": read_ms,
+            "ratios": {tags: read_ms[tags] / again_ms[tags] for tags in SIZES}}

@@ -12,9 +12,10 @@ import itertools
 import json
 import socket
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from unittest.mock import patch
 
 import httpx
 import pytest
@@ -25,6 +26,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from middleware.engine import Engine
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.proxy import GameConfig, HttpUpstream, ServeOptions, create_app
 from middleware.proxy.access import Access
 from middleware.proxy.chat import Message, chat_id
@@ -185,6 +187,20 @@ def ember(dice: str = "candidate") -> GameConfig:
     ada = ADA.model_copy(update={"sheet": Sheet.model_validate(
         {"v": 1, "build": {"abilities": {"brawn": 2}, "skills": {"scrap": "trained"}}})})
     return GameConfig(rulesets.ember(), (ada,), seed=5, dice="turn" if dice == "turn" else "candidate")
+
+
+@contextmanager
+def whole_resolves() -> Iterator[list[str]]:
+    """The replies ``Engine.process`` resolves whole while the block runs (a streamed reply whose
+    store took the stream's own reading adds none)."""
+    seen: list[str] = []
+
+    def counted(reply: str, *args: Any, **kwargs: Any) -> ResolvedReply:
+        seen.append(reply)
+        return resolve_reply(reply, *args, **kwargs)
+
+    with patch("middleware.engine.resolve_reply", counted):
+        yield seen
 
 
 @pytest.fixture

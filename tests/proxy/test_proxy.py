@@ -9,7 +9,11 @@ from typing import Any
 import uvicorn
 
 from middleware.parse import parse
+from middleware.proxy import GameConfig
+from middleware.rules.registry import load_bundled
 from middleware.segments import Tag
+from middleware.sheet.party import read_party
+from tests.branches.helpers import demo_game
 from tests.proxy.conftest import (
     CHECK,
     FakeModel,
@@ -20,6 +24,7 @@ from tests.proxy.conftest import (
     history,
     running_proxy,
     streamed_text,
+    whole_resolves,
 )
 
 ROPE = '[inventory: action="add" item="Rope" who="Ada"]'
@@ -84,6 +89,82 @@ async def test_streamed_text_is_the_stored_candidate_and_no_tag_is_split(
     assert [] == split_tags(pieces)
     assert [("skill_check", "resolved"), ("inventory", "resolved")] == records(chunks[-1])
     assert "stop" == chunks[-1]["choices"][0]["finish_reason"]
+
+
+async def test_a_streamed_reply_is_resolved_once_and_stored_as_streamed(proxy: Proxy) -> None:
+    """SPEC §7: the stream resolves each tag as it closes and the store writes that reading: the
+    reply is not resolved again when it ends, and the candidate is what the client was sent; on
+    a new chat's first turn and on the turn after it (started from the candidate kept)."""
+    proxy.model.replies = [REPLY, REPLY]
+    messages = history("I force the door.")
+    with whole_resolves() as resolved_again:
+        first = await proxy.stream(messages)
+        text = "".join(streamed_text(first))
+        messages = [*messages, {"role": "assistant", "content": text},
+                    {"role": "user", "content": "And the next one."}]
+        second = await proxy.stream(messages)
+    chat = first[-1]["gm"]["chat"]
+    stored = [(await proxy.engine.candidates(chat, turn))[0].text for turn in (1, 2)]
+    assert [] == resolved_again
+    assert [text, "".join(streamed_text(second))] == stored
+    assert (chat, 2) == (second[-1]["gm"]["chat"], second[-1]["gm"]["turn"])
+    assert ['now="1"', 'now="2"'] == [t.split(" ")[-2].rstrip("]") for t in stored]
+
+
+async def test_a_streamed_reply_naming_a_place_without_a_market_is_resolved_once(
+        proxy: Proxy) -> None:
+    """SPEC §3: a reply is resolved knowing the place where it ends, which the tags streamed did
+    not; in a game without a market nothing hangs on it, so the stream's reading is stored."""
+    reply = f'{REPLY} [place: name="Millbrook"] Later.'
+    proxy.model.replies = [reply]
+    with whole_resolves() as resolved_again:
+        chunks = await proxy.stream(history("I force the door."))
+    [stored] = await proxy.engine.candidates(chunks[-1]["gm"]["chat"], 1)
+    assert [] == resolved_again
+    assert "".join(streamed_text(chunks)) == stored.text
+    assert ("place", "resolved") == records(chunks[-1])[-1]
+
+
+async def test_a_streamed_branch_block_left_open_is_closed_at_the_end_and_resolved_once(
+        model: FakeModel) -> None:
+    """SPEC §7, ``serve --branches``: a block the model never closed closes where the reply
+    ends; the stream keeps the section its check chose, and the store writes that reading, the
+    reply resolved once."""
+    line = demo_game("branch-demo")
+    rules = load_bundled(line["ruleset"])
+    games = GameConfig(rules, tuple(read_party(rules, line["party"])), seed=7, branches=True)
+    reply = ('Tobiah leans on the counter. [skill_check: skill="Haggle" dc="8" who="Tobiah '
+             'Crane"]\n[on success] Through for a groat. [inventory: action="pay" amount="1 groat" '
+             'who="Wren Ashby"]\n[on failure] Three groats. [inventory: action="pay" '
+             'amount="3 groats" who="Wren Ashby"]')
+    model.replies = [reply]
+    async with running_proxy(games, model) as proxy:
+        with whole_resolves() as resolved_again:
+            chunks = await proxy.stream(history("We pay the keeper."))
+        [stored] = await proxy.engine.candidates(chunks[-1]["gm"]["chat"], 1)
+    assert [] == resolved_again
+    assert "".join(streamed_text(chunks)) == stored.text
+    assert "[on " not in stored.text and stored.text.count("[inventory:") == 1
+    assert ("skill_check", "resolved") == records(chunks[-1])[0]
+
+
+async def test_a_streamed_buy_waits_for_the_end_and_the_reply_is_resolved_again(
+        model: FakeModel) -> None:
+    """SPEC §3 / ITM-MARKET-20: where a market prices goods, an ``[inventory:]`` tag and all
+    after it wait for the end of the reply, which the store then resolves whole: the client is
+    sent exactly that candidate."""
+    rules = load_bundled("brass-fair")
+    party = read_party(rules, [{"name": "Ada", "player": True,
+                                "bag": [{"coins": "crown", "count": 3}]}])
+    reply = (f'{CHECK} At the fair. [inventory: action="buy" item="Honey cake" who="Ada"] '
+             f'{CHECK} Done.')
+    model.replies = [reply]
+    async with running_proxy(GameConfig(rules, tuple(party), seed=11), model) as proxy:
+        with whole_resolves() as resolved_again:
+            chunks = await proxy.stream(history("Shopping."))
+        [stored] = await proxy.engine.candidates(chunks[-1]["gm"]["chat"], 1)
+    assert [reply] == resolved_again
+    assert "".join(streamed_text(chunks)) == stored.text
 
 
 def split_tags(pieces: list[str]) -> list[str]:

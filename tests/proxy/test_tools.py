@@ -22,7 +22,7 @@ from middleware.proxy.tools import MAX_CALLS, MAX_ROUNDS
 from middleware.records import Record
 from middleware.state import GameState
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
-from tests.proxy.conftest import TIMEOUT, chat_for, hearth, history
+from tests.proxy.conftest import TIMEOUT, chat_for, hearth, history, whole_resolves
 from tests.proxy.fake_upstream import (
     Answer,
     FakeUpstream,
@@ -200,6 +200,32 @@ async def test_a_streamed_loop_is_cut_at_the_bound_too() -> None:
     assert MAX_ROUNDS == len(upstream.seen)
     assert stored.text == "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     assert "too-many-rounds" == (last.model_extra or {})["gm_records"][-1]["reason"]
+
+
+async def test_a_streamed_tool_turn_is_stored_from_the_streams_reading() -> None:
+    """Streaming, every call's tag and the narration went through the stream, each tag resolved
+    once as it closed: the store writes that reading (with the loop's cut record after it) and
+    resolves nothing again; it is the tag path's candidate, byte for byte."""
+    upstream = FakeUpstream(check_then_narrate())
+    cut_short = FakeUpstream(always=calling(CHECK_CALL))
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
+        with whole_resolves() as resolved_again:
+            stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                       stream=True)
+            [chunk async for chunk in stream]
+        [stored] = await proxy.engine.candidates(CHAT, 1)
+    async with served(cut_short, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
+        with whole_resolves() as cut_resolved_again:
+            stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                       stream=True)
+            [chunk async for chunk in stream]
+        [cut] = await proxy.engine.candidates(CHAT, 1)
+        reply = (await proxy.engine.store.get_candidate(CHAT, 1, cut.candidate)).reply
+        await proxy.engine.create_game("tags", hearth().ruleset, hearth().party, dice="turn")
+        tags = await proxy.engine.process("tags", 1, reply, seed=cut.seed, notes=cut.records[-1:])
+    assert ([], [], STORED) == (resolved_again, cut_resolved_again, stored.text)
+    assert ["skill_check"] * (MAX_ROUNDS - 1) + ["tools"] == [r.tag for r in cut.records]
+    assert (tags.text, tags.records, tags.state) == (cut.text, cut.records, cut.state)
 
 
 async def test_a_client_tool_passes_through_untouched() -> None:

@@ -13,10 +13,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from middleware.cli.app import app
 from middleware.cli.replay import UNREADABLE
+from middleware.json_input import JsonInputError, read_json
 from middleware.rules.load import validate_ruleset
 from tests.conftest import ROOT
 from tests.items.inventory_helpers import bram, juno, reply, state_of
@@ -107,3 +110,55 @@ def test_json_in_a_transcript_is_read_as_before() -> None:
     assert all(json.loads(line) for line in result.stdout.splitlines())
 
 
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON_VALUES, st.booleans(), st.booleans())
+def test_read_json_reads_any_json_as_json_loads_does(value: object, ascii_only: bool,
+                                                     as_bytes: bool) -> None:
+    """Every request body and transcript line goes through ``read_json``: any JSON text, written
+    either way, given as text or UTF-8 bytes, reads back as ``json.loads`` reads it, integers past
+    64 bits and lone surrogates included."""
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    raw = text.encode("utf-8", "surrogatepass") if as_bytes else text
+    if as_bytes and not text.isascii() and _has_lone_surrogate(text):
+        return  # not UTF-8: refused, as ``test_validate_of_bytes_that_are_not_utf8_exits_3`` says
+    expected = json.loads(text)
+    read = read_json(raw)
+    assert json.dumps(expected, sort_keys=True) == json.dumps(read, sort_keys=True)
+    assert _types(expected) == _types(read)
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    return any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+def _types(value: object) -> object:
+    """The value with each leaf replaced by its type's name (an int read as a float differs)."""
+    if isinstance(value, list):
+        return [_types(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _types(v) for k, v in value.items()}
+    return type(value).__name__
+
+
+@pytest.mark.parametrize(("raw", "problem"), [
+    ("NaN", "not a number JSON allows"), ("[1e400]", "too large"),
+    ("[" * 200 + "]" * 200, "nests deeper"), ("1" * 500, "digits"), ("\ufeff{}", "BOM"),
+    (b"{\"a\": \"\xff\"}", "not UTF-8")])
+def test_read_json_refuses_what_is_past_its_bounds(raw: str | bytes, problem: str) -> None:
+    """Each bound is a clear refusal that says what is wrong."""
+    with pytest.raises(JsonInputError, match=problem):
+        read_json(raw)
+
+
+def test_read_json_keeps_integers_past_64_bits_and_lone_surrogates_exact() -> None:
+    assert [2**70, -(2**64) - 1] == read_json("[1180591620717411303424, -18446744073709551617]")
+    assert ["\ud800"] == read_json('["\\ud800"]')
