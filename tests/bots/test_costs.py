@@ -3,7 +3,6 @@ README's figures come from here)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,32 +11,18 @@ import pytest
 from middleware.bots import Speaker, Table, TableConfig
 from middleware.engine import Engine
 from middleware.proxy.upstream import HttpUpstream
-from middleware.stores.memory import MemoryStore
 from tests.bots.conftest import lantern, lantern_party
 from tests.proxy.conftest import FakeModel, serving
+from tests.stores.counting import CountingStore
 
-WRITES = ("create_game", "start_turn", "add_candidate", "add_event", "select", "fork")
 ADA, BOB = Speaker("1", "Ada"), Speaker("2", "Bob")
 CHAT = "telegram:-9"
 
 
-class Counting(MemoryStore):
-    """The in-memory store, counting the write calls made on it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.writes: Counter[str] = Counter()
-
-    def __getattribute__(self, name: str) -> Any:
-        if name in WRITES:
-            object.__getattribute__(self, "writes")[name] += 1
-        return object.__getattribute__(self, name)
-
-
 @pytest.fixture
-async def counted() -> AsyncIterator[tuple[Table, Counting, FakeModel]]:
+async def counted() -> AsyncIterator[tuple[Table, CountingStore, FakeModel]]:
     model = FakeModel(replies=["Reply."] * 10)
-    store = Counting()
+    store = CountingStore()
     ruleset = lantern()
     async with serving(model.app()) as url:
         upstream = HttpUpstream(url)
@@ -48,15 +33,16 @@ async def counted() -> AsyncIterator[tuple[Table, Counting, FakeModel]]:
             await upstream.aclose()
 
 
-async def cost(table_call: Any, store: Counting, model: FakeModel) -> tuple[int, dict[str, int]]:
+async def cost(table_call: Any, store: CountingStore,
+               model: FakeModel) -> tuple[int, dict[str, int]]:
     """(upstream calls, store writes by kind) of one awaited table call."""
-    store.writes.clear()
+    store.calls.clear()
     asked = len(model.seen)
     await table_call
-    return len(model.seen) - asked, dict(store.writes)
+    return len(model.seen) - asked, store.writes()
 
 
-async def test_what_each_call_costs(counted: tuple[Table, Counting, FakeModel]) -> None:
+async def test_what_each_call_costs(counted: tuple[Table, CountingStore, FakeModel]) -> None:
     """A turn is one model call and three writes (the turn, its said event, the candidate); a
     new speaker adds one (the speaker event); a redelivery costs nothing; a regenerate is one
     call and one candidate; an edit one call, one event and one candidate; a swipe one select."""

@@ -3,7 +3,6 @@ really send, through a real proxy over HTTP, each asserting the stored tree and 
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -19,10 +18,11 @@ from middleware.proxy import GameConfig, ServeOptions
 from middleware.proxy.chat import read_request
 from middleware.proxy.tree import ChatTree, Route
 from middleware.proxy.tree_index import PathIndex
-from middleware.stores.base import ReplyRow, Store
+from middleware.stores.base import ReplyRow
 from middleware.stores.memory import MemoryStore
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
 from tests.proxy.conftest import FakeModel, Proxy, chat_for, history, running_proxy, streamed_text
+from tests.stores.counting import CountingStore
 
 SYSTEM = "You are the Game Master of the brass road."
 CAKE = ('[place: name="Brassford" size="fair town"] The chandler smiles. '
@@ -383,29 +383,12 @@ async def test_a_chat_let_go_while_its_own_request_routes_still_routes_right() -
     assert 2 == len(tree.index)
 
 
-STORE_CALLS = frozenset(name for name, value in vars(Store).items()
-                        if inspect.iscoroutinefunction(value))
-
-
-class _Counted(MemoryStore):
-    """A store that counts the calls made of it, by name."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls: Counter[str] = Counter()
-
-    def __getattribute__(self, name: str) -> Any:
-        if name in STORE_CALLS:
-            object.__getattribute__(self, "calls")[name] += 1
-        return super().__getattribute__(name)
-
-
 async def test_a_request_reads_the_store_as_often_at_turn_twelve_as_at_turn_four() -> None:
     """A chat UI sends the whole history back with every request: routing it reads the stored
     turns it covers at once and selects nothing the history keeps as it is, so a turn's store
     calls (routing and storing its reply) are the same at turn 12 as at turn 4, and none is a
     selection (the history was read turn by turn, and every kept candidate selected again)."""
-    store = _Counted()
+    store = CountingStore()
     tree = ChatTree(Engine(store))
     messages = talk("We set out.")
     calls: dict[int, Counter[str]] = {}
@@ -424,7 +407,7 @@ async def test_a_reply_many_chats_stored_does_not_make_a_request_read_them_all()
     """A reply with no tag ("They rest.") is stored alike in every chat that got it: a request
     whose history follows its own chat all along reads that chat only, so its store calls are
     the same with 2 chats holding that reply as with 8 (each was read on every request)."""
-    store = _Counted()
+    store = CountingStore()
     tree = ChatTree(Engine(store))
     calls: list[Counter[str]] = []
     for chats in (2, 8):
