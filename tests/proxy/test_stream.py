@@ -90,16 +90,22 @@ async def test_without_a_market_an_inventory_tag_streams_when_it_closes() -> Non
     assert sent[0].startswith('[inventory: action="add" item="Rope" count="1"')
 
 
-async def test_where_a_market_prices_goods_an_inventory_tag_waits_for_the_end() -> None:
-    """SPEC §3 / ITM-MARKET-20: a buy is priced at the place in force at the END of the reply,
-    so with a market an ``[inventory:]`` tag (and all after it) waits for the end; what is sent
-    still adds up to the stored candidate, priced where the reply ends."""
+async def shopping() -> tuple[Engine, Ruleset]:
+    """An engine playing Brass Fair (a market) with Ada and three crowns, turn 1 started."""
     engine = Engine(MemoryStore())
     rules = load_bundled("brass-fair")
     party = read_party(rules, [{"name": "Ada", "player": True,
                                 "bag": [{"coins": "crown", "count": 3}]}])
     await engine.create_game("chat", rules, party, seed=11)
     await engine.user("chat", 1, "Shopping.")
+    return engine, rules
+
+
+async def test_where_a_market_prices_goods_an_inventory_tag_waits_for_the_end() -> None:
+    """SPEC §3 / ITM-MARKET-20: a buy is priced at the place in force at the END of the reply,
+    so with a market an ``[inventory:]`` tag (and all after it) waits for the end; what is sent
+    still adds up to the stored candidate, priced where the reply ends."""
+    engine, _ = await shopping()
     reply = ('At the stall [place: name="Crossroads" size="roadside stall"]. '
              '[inventory: action="buy" item="Honey cake" who="Ada"] On to town. '
              '[place: name="Millbrook" size="fair town"] Done.')
@@ -289,12 +295,7 @@ async def test_a_place_named_on_a_market_day_is_resolved_again() -> None:
     """SPEC §3 / ITM-MARKET-20: with a market day going (a buy at Millbrook last turn), a
     ``[place:]`` keeps today's market or not by where the reply ends, which the tags streamed did
     not know: the store resolves the reply whole, and the client is sent exactly that."""
-    engine = Engine(MemoryStore())
-    rules = load_bundled("brass-fair")
-    party = read_party(rules, [{"name": "Ada", "player": True,
-                                "bag": [{"coins": "crown", "count": 3}]}])
-    await engine.create_game("chat", rules, party, seed=11)
-    await engine.user("chat", 1, "Shopping.")
+    engine, rules = await shopping()
     await engine.process("chat", 1, '[place: name="Millbrook" size="fair town"] '
                                      '[inventory: action="buy" item="Honey cake" who="Ada"]')
     await engine.user("chat", 2, "On.")
