@@ -203,21 +203,20 @@ class Engine:
         row = await self.store.find_candidate(chat, turn, key)
         return _processed(row, replayed=True) if row is not None else None
 
-    async def next_seed(self, chat: str, turn: int) -> int:
-        """The dice seed ``process`` would pick for a new candidate of ``turn`` (fair dice: the
-        turn's own), for a face that must know it before the reply is complete (SPEC §7)."""
-        return self._seed(await self.game(chat), await self.state_after(chat, turn - 1), turn)
-
-    async def previewer(self, chat: str, turn: int, seed: int) -> Preview:
-        """What ``process(chat, turn, reply, seed=seed)`` would write for ``reply``, stored nowhere:
-        the proxy resolves each tag of a streamed reply as it closes (SPEC §7)."""
+    async def previewer(self, chat: str, turn: int, seed: int | None = None) -> Preview:
+        """What ``process(chat, turn, reply, seed=preview.seed)`` would write for ``reply``, stored
+        nowhere: the proxy resolves each tag of a streamed reply as it closes (SPEC §7). ``seed``
+        defaults to the one ``process`` would pick for a new candidate (fair dice: the turn's
+        own), so a face knows it before the reply is complete; S(turn-1) is read once for both."""
         game, ruleset = await self.game(chat), await self.ruleset(chat)
+        start = await self.state_after(chat, turn - 1)
+        used = self._seed(game, start, turn) if seed is None else seed
 
         def context() -> Context:
-            return Context(ruleset=ruleset, dice=Dice(seed), chat=chat, turn=turn,
+            return Context(ruleset=ruleset, dice=Dice(used), chat=chat, turn=turn,
                            odds=self._odds, seed=game.seed)
 
-        return Preview(await self.state_after(chat, turn - 1), context)
+        return Preview(start, context, used)
 
     async def select(self, chat: str, turn: int, candidate: int) -> None:
         """Build the next turn on candidate ``candidate`` of ``turn`` (a swipe back).

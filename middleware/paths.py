@@ -87,7 +87,7 @@ async def extender(engine: Engine, chat: str, turn: int, candidate: int,
     base = await engine.store.get_candidate(chat, turn, candidate)
     ctx = await _context(engine, chat, turn, seed, ())
     return Preview(GameState.model_validate(base.state), lambda: replace(ctx, dice=Dice(seed)),
-                   room(base.reply))
+                   seed, room(base.reply))
 
 
 async def reread(engine: Engine, chat: str, turn: int, text: str, *,

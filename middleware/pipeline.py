@@ -99,11 +99,13 @@ class Step:
 class Preview:
     """What a reply resolves to from ``start``, stored nowhere: whole (call it with the reply), or
     item by item as it streams, from ``Reading.at(start)`` with a ``context()`` of its own. Each
-    context throws fresh dice of one seed, so every reading throws what the stored candidate will.
+    context throws fresh dice of one seed (``seed``), so every reading throws what the stored
+    candidate will.
     """
 
     start: GameState
     context: Callable[[], Context]
+    seed: int
     limit: int = MAX_CANDIDATE_CHARS
 
     def __call__(self, reply: str) -> ResolvedReply:

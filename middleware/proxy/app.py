@@ -285,8 +285,8 @@ class _Proxy:
     async def _stream(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
                       headers: dict[str, str], release: Release) -> Response:
         """The seed is picked first so each tag streamed is what the stored candidate says."""
-        seed = await self.engine.next_seed(at.chat, at.turn)
-        preview = await self.engine.previewer(at.chat, at.turn, seed)
+        preview = await self.engine.previewer(at.chat, at.turn)
+        seed = preview.seed
         cards = self.options.display == "cards"
         reply = ReplyStream(preview, priced_at_end(await self.engine.ruleset(at.chat)),
                             shown_tag if cards else resolved_text,
@@ -310,8 +310,8 @@ class _Proxy:
     async def _tool_turn(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
                          headers: dict[str, str], release: Release) -> tuple[Response, bool]:
         """Tool mode: the loop of calls and answers, stored as one candidate (``tools``)."""
-        seed = await self.engine.next_seed(at.chat, at.turn)
-        preview = await self.engine.previewer(at.chat, at.turn, seed)
+        preview = await self.engine.previewer(at.chat, at.turn)
+        seed = preview.seed
         ruleset = await self.engine.ruleset(at.chat)
         offered = await self._offered(at.chat)
         streamed: ReplyStream | None = None
