@@ -202,6 +202,12 @@ async def test_a_streamed_loop_is_cut_at_the_bound_too() -> None:
     assert "too-many-rounds" == (last.model_extra or {})["gm_records"][-1]["reason"]
 
 
+async def streamed_through(sdk: Any) -> None:
+    """The tool turn of ``MESSAGES`` streamed through the proxy ``sdk`` talks to, read to its end."""
+    stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES, stream=True)
+    [chunk async for chunk in stream]
+
+
 async def test_a_streamed_tool_turn_is_stored_from_the_streams_reading() -> None:
     """Streaming, every call's tag and the narration went through the stream, each tag resolved
     once as it closed: the store writes that reading (with the loop's cut record after it) and
@@ -210,15 +216,11 @@ async def test_a_streamed_tool_turn_is_stored_from_the_streams_reading() -> None
     cut_short = FakeUpstream(always=calling(CHECK_CALL))
     async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         with whole_resolves() as resolved_again:
-            stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
-                                                       stream=True)
-            [chunk async for chunk in stream]
+            await streamed_through(sdk)
         [stored] = await proxy.engine.candidates(CHAT, 1)
     async with served(cut_short, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
         with whole_resolves() as cut_resolved_again:
-            stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
-                                                       stream=True)
-            [chunk async for chunk in stream]
+            await streamed_through(sdk)
         [cut] = await proxy.engine.candidates(CHAT, 1)
         reply = (await proxy.engine.store.get_candidate(CHAT, 1, cut.candidate)).reply
         await proxy.engine.create_game("tags", hearth().ruleset, hearth().party, dice="turn")
