@@ -23,6 +23,7 @@ from typing import Any, Final, Literal
 import orjson
 from cachetools import LRUCache
 
+from middleware.cache import IdentityCache
 from middleware.character.events import apply_event
 from middleware.character.gear import Taken, take_kit
 from middleware.dice import Dice, derive_seed
@@ -85,10 +86,10 @@ class Engine:
         # read back after eviction must get that same object (and all derived from it) back, not
         # a new copy per chat that every per-ruleset cache would keep too.
         self._loaded: LRUCache[bytes, Ruleset] = LRUCache(maxsize=16)
-        # Each ruleset source's digest, kept with the source object (so its id stays its own): a
-        # proxy's chats share one source (the stores give the games of one ruleset one value), and
-        # digesting it for every game created or read back took a tenth of the proxy's time.
-        self._digests: LRUCache[int, tuple[object, bytes]] = LRUCache(maxsize=16)
+        # Each ruleset source's digest, once per source object: a proxy's chats share one source
+        # (the stores give the games of one ruleset one value), and digesting it for every game
+        # created or read back took a tenth of the proxy's time.
+        self._digests: IdentityCache[bytes] = IdentityCache(16)
         self._odds: dict[object, object] = {}
 
     async def create_game(
@@ -117,10 +118,7 @@ class Engine:
 
     def _digest_of(self, source: object) -> bytes:
         """The digest of a ruleset's source, worked out once per source object."""
-        held = self._digests.get(id(source))
-        if held is None or held[0] is not source:
-            held = self._digests[id(source)] = (source, _digest(source))
-        return held[1]
+        return self._digests.get((source,), None, lambda: _digest(source))
 
     async def user(self, chat: str, turn: int, text: str) -> None:
         """Record the player's message that starts ``turn`` (player text is never parsed)."""

@@ -22,6 +22,7 @@ from typing import Any
 
 from cachetools import LRUCache
 
+from middleware.cache import IdentityCache
 from middleware.errors import StoreError
 from middleware.stores.base import CandidateRow, GameRow
 from middleware.text import clean, clean_json
@@ -162,7 +163,7 @@ class RulesetTexts:
 
     def __init__(self, kept: int = 16) -> None:
         self._decoded: LRUCache[str, Any] = LRUCache(maxsize=kept)
-        self._encoded: LRUCache[int, tuple[Any, str]] = LRUCache(maxsize=kept)
+        self._encoded: IdentityCache[str] = IdentityCache(kept)
 
     def decoded(self, text: str) -> Any:
         value = self._decoded.get(text)
@@ -171,13 +172,9 @@ class RulesetTexts:
         return value
 
     def encoded(self, value: Any) -> str:
-        """``value``'s text, worked out once per value object (held, so its id stays its own): a
-        ruleset's source is never changed once loaded."""
-        held = self._encoded.get(id(value))
-        if held is None or held[0] is not value:
-            text = encode_json(value, "the ruleset")
-            held = self._encoded[id(value)] = (value, text)
-        return held[1]
+        """``value``'s text, worked out once per value object: a ruleset's source is never
+        changed once loaded."""
+        return self._encoded.get((value,), None, lambda: encode_json(value, "the ruleset"))
 
 
 def game_from(chat: str, row: Sequence[Any], state: Any, rulesets: RulesetTexts) -> GameRow:
