@@ -103,6 +103,21 @@ async def test_the_proxy_answers_400_to_bodies_it_cannot_read() -> None:
     assert [] == model.seen
 
 
+@pytest.mark.parametrize("opener", ["[", '{"a": '])
+def test_nesting_is_refused_past_128_wherever_the_brackets_stand(opener: str) -> None:
+    """128 arrays or objects deep is read, 129 refused, 100,000 refused alike; brackets inside
+    strings (a chat history full of tags) are text and never count, however many."""
+    def nested(depth: int) -> str:
+        closer = "]" if opener == "[" else "}"
+        return opener * depth + "1" + closer * depth
+    assert read_json(nested(128)) is not None
+    for depth in (129, 100_000):
+        with pytest.raises(JsonInputError, match="nests deeper than 128"):
+            read_json(nested(depth))
+    history = [{"role": "assistant", "content": "[skill_check: dc=8] [[" * 300}]
+    assert history == read_json(json.dumps(history))
+
+
 def test_json_in_a_transcript_is_read_as_before() -> None:
     """The bounds change nothing for a real transcript: the demo replays, exit 0."""
     result = runner.invoke(app, ["replay", str(DEMO), "--json"])
