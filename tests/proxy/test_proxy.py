@@ -26,6 +26,7 @@ from tests.proxy.conftest import (
     streamed_text,
     whole_resolves,
 )
+from tests.stores.counting import CountingStore
 
 ROPE = '[inventory: action="add" item="Rope" who="Ada"]'
 TWO_ROPES = '[inventory: action="add" item="Rope" count="2" who="Ada"]'
@@ -109,6 +110,23 @@ async def test_a_streamed_reply_is_resolved_once_and_stored_as_streamed(proxy: P
     assert [text, "".join(streamed_text(second))] == stored
     assert (chat, 2) == (second[-1]["gm"]["chat"], second[-1]["gm"]["turn"])
     assert ['now="1"', 'now="2"'] == [t.split(" ")[-2].rstrip("]") for t in stored]
+
+
+async def test_a_streamed_next_turn_reads_the_turn_it_starts_from_once() -> None:
+    """A chat's next streamed turn reads the turn before it once, for the GM's view (the state it
+    starts from and the candidate kept there), and that candidate's records once; the preview
+    takes the view's state, and the store checks it still stands as it writes. The view, the
+    kept candidate's records and the preview each read that turn (three reads)."""
+    store = CountingStore()
+    async with running_proxy(hearth(), FakeModel(), store=store) as proxy:
+        proxy.model.replies = [REPLY, REPLY]
+        messages = history("I force the door.")
+        text = "".join(streamed_text(await proxy.stream(messages)))
+        store.calls.clear()
+        second = await proxy.stream([*messages, {"role": "assistant", "content": text},
+                                     {"role": "user", "content": "And the next one."}])
+    assert 2 == second[-1]["gm"]["turn"]
+    assert (1, 1) == (store.calls["get_turn"], store.calls["replies"])
 
 
 async def test_a_streamed_reply_naming_a_place_without_a_market_is_resolved_once(
