@@ -76,7 +76,7 @@ ACTIONS = st.lists(st.tuples(st.sampled_from(["send", "send", "send", "regenerat
                              st.integers(0, 9)), min_size=1, max_size=16)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ACTIONS, st.booleans())
 def test_any_way_a_chat_ui_is_used_plays_the_turn_it_shows(actions: list[Action],
                                                            named: bool) -> None:
