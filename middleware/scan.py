@@ -19,7 +19,8 @@ import re
 from bisect import bisect_left
 from typing import Final, NamedTuple
 
-__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "marker_hold", "opens_tag", "tail_hold"]
+__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "marker_hold", "opens_tag", "tag_at_start",
+           "tail_hold"]
 
 
 _NAMES: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
@@ -88,6 +89,27 @@ def _first_in_body(text: str, at: int) -> bool:
     return before == ":"
 
 
+def _glance(text: str, at: int, final: bool) -> int | None:
+    """The next ``]`` after ``at``, if every value opened before it also closes before it; else
+    None: the body starting at ``at`` is walked (``_Scanner``).
+
+    A glance reads only this body, where listing the events reads the whole text once per quote
+    character. Tags do not overlap and the first failed glance is the last, so all the
+    glances of a text read it twice at most.
+    """
+    bracket, body = text.find("]", at), at
+    if bracket < 0:
+        return None
+    while (quote := _QUOTE.search(text, at, bracket)) is not None:
+        at = quote.end()
+        if _opens_value(text, quote.start(), body):
+            closer = _CLOSERS[quote.group(), final].search(text, at, bracket + 1)
+            if closer is None:
+                return None  # the value runs past this "]", or may never close
+            at = closer.end()
+    return bracket
+
+
 def _positions(text: str, char: str) -> list[int]:
     found: list[int] = []
     at = text.find(char)
@@ -130,29 +152,10 @@ class _Scanner:
     def close_of(self, at: int) -> _Closed | str | None:
         """The end of the body starting at ``at``; None when it never closes."""
         if self._glancing:
-            if (closed := self._glance(at)) is not None:
-                return closed
+            if (bracket := _glance(self._text, at, self._final)) is not None:
+                return _Closed(bracket, 0)
             self._glancing = False  # for good: failed glances could re-read one stretch per header
         return self._walk(at)
-
-    def _glance(self, at: int) -> _Closed | None:
-        """The next ``]``, if every value opened before it also closes before it; else None.
-
-        A glance reads only this body, where listing the events reads the whole text once per quote
-        character. Tags do not overlap and the first failed glance is the last, so all the
-        glances of a text read it twice at most.
-        """
-        text, bracket, body = self._text, self._text.find("]", at), at
-        if bracket < 0:
-            return None
-        while (quote := _QUOTE.search(text, at, bracket)) is not None:
-            at = quote.end()
-            if _opens_value(text, quote.start(), body):
-                closer = _CLOSERS[quote.group(), self._final].search(text, at, bracket + 1)
-                if closer is None:
-                    return None  # the value runs past this "]", or may never close
-                at = closer.end()
-        return _Closed(bracket, 0)
 
     def _walk(self, at: int) -> _Closed | str | None:
         """Event by event from ``at``: a quote jumps to its closer, the first ``]`` ends the body."""
@@ -244,6 +247,19 @@ class Found(NamedTuple):
     body_at: int
     bracket: int
     loose: int
+
+
+def tag_at_start(text: str, final: bool) -> Found | None:
+    """The tag ``text`` starts with, when a glance at its body settles where it ends: then
+    ``find_tags`` finds it first, just so. None when there is no header at the start, or its
+    body is for ``find_tags`` to walk (a value running past the first ``]``, or not closed yet).
+
+    A streamed tag closing is read this way, by itself (``parse.TagStream``): finding the tags
+    of the whole held text again costs twice as much."""
+    header = _HEADER.match(text)
+    if header is None or (bracket := _glance(text, header.end(), final)) is None:
+        return None
+    return Found(header.group(1).lower(), 0, header.end(), bracket, 0)
 
 
 def find_tags(text: str, final: bool) -> tuple[list[Found], int | None]:
