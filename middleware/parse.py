@@ -37,7 +37,16 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 from lark.lexer import BasicLexer, LexerState
 
 from middleware.numbers import bound_numbers
-from middleware.scan import Found, find_markers, find_tags, marker_hold, opens_tag, tag_at_start, tail_hold
+from middleware.scan import (
+    Found,
+    find_markers,
+    find_tags,
+    header_at_start,
+    marker_hold,
+    opens_tag,
+    tag_at_start,
+    tail_hold,
+)
 from middleware.segments import Marker, Piece, Segment, Tag, Text
 
 __all__ = ["MAX_REPLY_CHARS", "READ_BUDGET", "TagStream", "merge_text", "parse", "parse_pieces",
@@ -202,10 +211,10 @@ class TagStream:
         is all it holds: the tag read alone (``_read_one``), the prose passed on, nothing held.
         None when the held text is for ``_read``: the tag may not have closed (a glance cannot
         tell), or a "[" after it may start another tag or a marker."""
-        tag = tag_at_start(held, final=False)
-        if tag is None or "[" in held[tag.bracket + 1 :]:
+        closed = _closed_at_start(held)
+        if closed is None or "[" in held[closed[0].bracket + 1 :]:
             return None
-        pieces, self._budget = _read_one(tag, held, self._offset, self._budget)
+        pieces, self._budget = _read_one(*closed, held, self._offset, self._budget)
         self._pending, self._held_len, self._read_at = [], 0, 0
         self._offset += len(held)
         self._open_tag = False
@@ -248,11 +257,33 @@ def _read(text: str, offset: int, final: bool, budget: int,
     return (_marked(pieces, text, offset) if branches else list(pieces)), hold, budget
 
 
-def _read_one(tag: Found, text: str, offset: int, budget: int) -> tuple[list[Piece], int]:
+def _closed_at_start(text: str) -> tuple[Found, list[_Part] | None] | None:
+    """The tag that ``text``, an open tag a "]" was just added to, starts with, and its body's
+    parts when the body is plain; None when only ``find_tags`` can tell where it ends.
+
+    A body plain up to the first "]" ends there, unwalked: each quote in it opens a value and
+    closes inside it (``_PLAIN_PART``), so the scanner's glance ends it there too (held equal
+    by ``tests/parse/test_stream_close.py``); any other body is glanced at
+    (``scan.tag_at_start``)."""
+    header = header_at_start(text)
+    if header is None:
+        return None
+    family, body_at = header
+    bracket = text.find("]", body_at)
+    if bracket >= 0 and (parts := _plain_parts(text[body_at:bracket])) is not None:
+        return Found(family, 0, body_at, bracket, 0), parts
+    tag = tag_at_start(text, final=False)
+    return None if tag is None else (tag, None)
+
+
+def _read_one(tag: Found, parts: list[_Part] | None, text: str, offset: int,
+              budget: int) -> tuple[list[Piece], int]:
     """``_read`` of a text that is ``tag`` and then prose with no "[" in it (a streamed tag as it
-    closes): the same pieces and budget, with no search for other tags or markers."""
+    closes): the same pieces and budget, with no search for other tags or markers. ``parts``:
+    the body's, when it is plain and read already."""
     body = text[tag.body_at : tag.bracket]
-    reading = _unread(body, tag.loose, budget) or _parse_together([body])[0]
+    reading = _unread(body, tag.loose, budget) or (
+        parts if parts is not None else _parse_together([body])[0])
     pieces: list[Piece] = [_tag_of(tag, text, offset, body, reading)]
     return _with_prose(pieces, text, tag.bracket + 1, len(text), offset), budget - len(body)
 

@@ -19,8 +19,8 @@ import re
 from bisect import bisect_left
 from typing import Final, NamedTuple
 
-__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "marker_hold", "opens_tag", "tag_at_start",
-           "tail_hold"]
+__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "header_at_start", "marker_hold",
+           "opens_tag", "tag_at_start", "tail_hold"]
 
 
 _NAMES: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
@@ -256,10 +256,17 @@ def tag_at_start(text: str, final: bool) -> Found | None:
 
     A streamed tag closing is read this way, by itself (``parse.TagStream``): finding the tags
     of the whole held text again costs twice as much."""
-    header = _HEADER.match(text)
-    if header is None or (bracket := _glance(text, header.end(), final)) is None:
+    header = header_at_start(text)
+    if header is None or (bracket := _glance(text, header[1], final)) is None:
         return None
-    return Found(header.group(1).lower(), 0, header.end(), bracket, 0)
+    return Found(header[0], 0, header[1], bracket, 0)
+
+
+def header_at_start(text: str) -> tuple[str, int] | None:
+    """The family of the header ``text`` starts with (``[skill_check:``) and where its body
+    starts; None when it starts with none."""
+    header = _HEADER.match(text)
+    return None if header is None else (header.group(1).lower(), header.end())
 
 
 def find_tags(text: str, final: bool) -> tuple[list[Found], int | None]:
