@@ -43,7 +43,6 @@ from middleware.scan import (
     find_tags,
     header_at_start,
     marker_hold,
-    opens_tag,
     tag_at_start,
     tail_hold,
 )
@@ -122,7 +121,9 @@ class TagStream:
         self._read_at = 0
         self._closed = False
         self._budget = READ_BUDGET
-        self._open_tag = False
+        self._open: tuple[str, int] | None = None
+        """The tag the held text starts with, when its header is whole (``[skill_check:``): its
+        family and where its body starts. While it is open, only a "]" can close it."""
 
     @property
     def held(self) -> str:
@@ -131,7 +132,7 @@ class TagStream:
 
     def feed(self, chunk: str) -> list[Piece]:
         """Take the next chunk; return what is safe to pass on now."""
-        if self._open_tag and "]" not in chunk \
+        if self._open is not None and "]" not in chunk \
                 and self._offset + self._held_len + len(chunk) < MAX_REPLY_CHARS:
             self._pending.append(chunk)  # most chunks of a tag: only a "]" can close it
             self._held_len += len(chunk)
@@ -167,7 +168,7 @@ class TagStream:
         all reading it again would tell: 0 when it is all the start of a tag (the start of its
         header, ``[skill_ch``, or an open tag, which only a ``]`` can close); the index of a
         header being written after prose with no ``[`` in it (``s. [skill_ch``). None: read it."""
-        if self._open_tag:
+        if self._open is not None:
             return 0
         if self._held_len > _HEADER_MAX:
             return None
@@ -175,8 +176,8 @@ class TagStream:
         at = tail_hold(held, 0)
         if at == 0 or (at < len(held) and held.find("[") == at):
             return at
-        self._open_tag = "]" not in held and opens_tag(held)
-        return 0 if self._open_tag else None
+        self._open = header_at_start(held) if "]" not in held else None
+        return 0 if self._open is not None else None
 
     def _prose_before(self, header: int) -> list[Piece]:
         """Pass on the held text before ``header`` as the prose it is (no tag or marker starts
@@ -195,7 +196,8 @@ class TagStream:
 
     def _release(self, final: bool) -> list[Piece]:
         held = self.held
-        if not final and self._open_tag and (closed := self._tag_closed(held)) is not None:
+        if not final and self._open is not None \
+                and (closed := self._tag_closed(held, self._open)) is not None:
             return closed
         segments, hold, self._budget = _read(held, self._offset, final, self._budget,
                                              self._branches)
@@ -203,21 +205,21 @@ class TagStream:
         self._held_len = len(held) - hold
         self._offset += hold
         self._read_at = self._held_len
-        self._open_tag = not final and bool(self._pending) and opens_tag(self._pending[0])
+        self._open = header_at_start(self._pending[0]) if not final and self._pending else None
         return merge_text(segments)
 
-    def _tag_closed(self, held: str) -> list[Piece] | None:
+    def _tag_closed(self, held: str, header: tuple[str, int]) -> list[Piece] | None:
         """The open tag the held text starts with, now closed, and the prose after it, when that
         is all it holds: the tag read alone (``_read_one``), the prose passed on, nothing held.
         None when the held text is for ``_read``: the tag may not have closed (a glance cannot
         tell), or a "[" after it may start another tag or a marker."""
-        closed = _closed_at_start(held)
+        closed = _closed_at_start(held, header)
         if closed is None or "[" in held[closed[0].bracket + 1 :]:
             return None
         pieces, self._budget = _read_one(*closed, held, self._offset, self._budget)
         self._pending, self._held_len, self._read_at = [], 0, 0
         self._offset += len(held)
-        self._open_tag = False
+        self._open = None
         return pieces
 
     def _past_limit(self) -> list[Piece]:
@@ -257,17 +259,15 @@ def _read(text: str, offset: int, final: bool, budget: int,
     return (_marked(pieces, text, offset) if branches else list(pieces)), hold, budget
 
 
-def _closed_at_start(text: str) -> tuple[Found, list[_Part] | None] | None:
+def _closed_at_start(text: str, header: tuple[str, int]) -> tuple[Found, list[_Part] | None] | None:
     """The tag that ``text``, an open tag a "]" was just added to, starts with, and its body's
     parts when the body is plain; None when only ``find_tags`` can tell where it ends.
+    ``header``: the tag's family and where its body starts (``scan.header_at_start``).
 
     A body plain up to the first "]" ends there, unwalked: each quote in it opens a value and
     closes inside it (``_PLAIN_PART``), so the scanner's glance ends it there too (held equal
     by ``tests/parse/test_stream_close.py``); any other body is glanced at
     (``scan.tag_at_start``)."""
-    header = header_at_start(text)
-    if header is None:
-        return None
     family, body_at = header
     bracket = text.find("]", body_at)
     if bracket >= 0 and (parts := _plain_parts(text[body_at:bracket])) is not None:

@@ -20,7 +20,7 @@ from bisect import bisect_left
 from typing import Final, NamedTuple
 
 __all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "header_at_start", "marker_hold",
-           "opens_tag", "tag_at_start", "tail_hold"]
+           "tag_at_start", "tail_hold"]
 
 
 _NAMES: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
@@ -192,12 +192,6 @@ class _Scanner:
         positions = self._closers[opener]
         i = bisect_left(positions, at + 1)
         return positions[i] if i < len(positions) else None
-
-
-def opens_tag(text: str) -> bool:
-    """Whether ``text`` starts with a whole header (``[skill_check:``): a tag that, while open,
-    only a ``]`` can close."""
-    return _HEADER.match(text) is not None
 
 
 def tail_hold(text: str, start: int) -> int:
