@@ -142,7 +142,7 @@ class TagStream:
         if self._offset >= MAX_REPLY_CHARS:
             return self._prose(chunk)
         start = self._offset
-        if self.prose(chunk):
+        if not self._pending and self.prose(chunk):
             return [Text(chunk, start, self._offset)] if chunk else []
         self._pending.append(chunk)
         self._held_len += len(chunk)
