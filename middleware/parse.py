@@ -7,8 +7,8 @@ bodies. This is the only module that imports lark, and the Lark tree never leave
 - ``TagStream`` takes the reply in chunks and hands back, at once, what can no longer become part of
   a tag; only a suffix that could still be a tag (``[skill_ch``, an open body) is held back. The
   segments it returns, with adjacent Text runs merged, equal ``merge_text(parse(whole))``. A tag
-  streamed closes, most often, with only prose after it in the chunk: it is read by itself
-  (``scan.tag_at_start``, ``_read_one``), at half the cost of reading the held text anew.
+  streamed most often closes with a plain body and only prose after it in the chunk: it is read
+  by itself (``_read_closed``), at less than half the cost of reading the held text anew.
 
 How a reply is read, cheaply: ``scan.find_tags`` locates the tags, most of them by a
 glance at their own body; then one Lark parse reads every body of the reply, our
@@ -43,7 +43,6 @@ from middleware.scan import (
     find_tags,
     header_at_start,
     marker_hold,
-    tag_at_start,
     tail_hold,
 )
 from middleware.segments import Marker, Piece, Segment, Tag, Text
@@ -210,13 +209,13 @@ class TagStream:
 
     def _tag_closed(self, held: str, header: tuple[str, int]) -> list[Piece] | None:
         """The open tag the held text starts with, now closed, and the prose after it, when that
-        is all it holds: the tag read alone (``_read_one``), the prose passed on, nothing held.
-        None when the held text is for ``_read``: the tag may not have closed (a glance cannot
-        tell), or a "[" after it may start another tag or a marker."""
-        closed = _closed_at_start(held, header)
-        if closed is None or "[" in held[closed[0].bracket + 1 :]:
+        is all it holds: the tag read alone (``_read_closed``), the prose passed on, nothing
+        held. None when the held text is for ``_read``: a body that is not plain may not have
+        closed (a "]" inside a value), a "[" after it may start another tag or a marker."""
+        read = _read_closed(held, header, self._offset, self._budget)
+        if read is None:
             return None
-        pieces, self._budget = _read_one(*closed, held, self._offset, self._budget)
+        pieces, self._budget = read
         self._pending, self._held_len, self._read_at = [], 0, 0
         self._offset += len(held)
         self._open = None
@@ -259,33 +258,27 @@ def _read(text: str, offset: int, final: bool, budget: int,
     return (_marked(pieces, text, offset) if branches else list(pieces)), hold, budget
 
 
-def _closed_at_start(text: str, header: tuple[str, int]) -> tuple[Found, list[_Part] | None] | None:
-    """The tag that ``text``, an open tag a "]" was just added to, starts with, and its body's
-    parts when the body is plain; None when only ``find_tags`` can tell where it ends.
-    ``header``: the tag's family and where its body starts (``scan.header_at_start``).
+def _read_closed(text: str, header: tuple[str, int], offset: int,
+                 budget: int) -> tuple[list[Piece], int] | None:
+    """``_read`` of ``text``, an open tag a "]" was just added to, when it is that tag with a
+    plain body (``_plain_parts``) and then prose with no "[" in it: the same pieces and budget,
+    with no search for tags or markers. None: ``_read`` it. ``header``: the tag's family and
+    where its body starts (``scan.header_at_start``).
 
-    A body plain up to the first "]" ends there, unwalked: each quote in it opens a value and
-    closes inside it (``_PLAIN_PART``), so the scanner's glance ends it there too (held equal
-    by ``tests/parse/test_stream_close.py``); any other body is glanced at
-    (``scan.tag_at_start``)."""
+    A body plain up to the first "]" ends there: each quote in it opens a value and closes
+    inside it (``_PLAIN_PART``), so the scanner ends it there too, as
+    ``tests/parse/test_stream_close.py`` holds."""
     family, body_at = header
     bracket = text.find("]", body_at)
-    if bracket >= 0 and (parts := _plain_parts(text[body_at:bracket])) is not None:
-        return Found(family, 0, body_at, bracket, 0), parts
-    tag = tag_at_start(text, final=False)
-    return None if tag is None else (tag, None)
-
-
-def _read_one(tag: Found, parts: list[_Part] | None, text: str, offset: int,
-              budget: int) -> tuple[list[Piece], int]:
-    """``_read`` of a text that is ``tag`` and then prose with no "[" in it (a streamed tag as it
-    closes): the same pieces and budget, with no search for other tags or markers. ``parts``:
-    the body's, when it is plain and read already."""
-    body = text[tag.body_at : tag.bracket]
-    reading = _unread(body, tag.loose, budget) or (
-        parts if parts is not None else _parse_together([body])[0])
-    pieces: list[Piece] = [_tag_of(tag, text, offset, body, reading)]
-    return _with_prose(pieces, text, tag.bracket + 1, len(text), offset), budget - len(body)
+    if bracket < 0 or "[" in text[bracket + 1 :]:
+        return None
+    body = text[body_at:bracket]
+    parts = _plain_parts(body)
+    if parts is None:
+        return None
+    tag = _tag_of(Found(family, 0, body_at, bracket, 0), text, offset, body,
+                  _unread(body, 0, budget) or parts)
+    return _with_prose([tag], text, bracket + 1, len(text), offset), budget - len(body)
 
 
 def _tag_of(tag: Found, text: str, offset: int, body: str, reading: _Reading) -> Tag:

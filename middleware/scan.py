@@ -20,7 +20,7 @@ from bisect import bisect_left
 from typing import Final, NamedTuple
 
 __all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "header_at_start", "marker_hold",
-           "tag_at_start", "tail_hold"]
+           "tail_hold"]
 
 
 _NAMES: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
@@ -89,27 +89,6 @@ def _first_in_body(text: str, at: int) -> bool:
     return before == ":"
 
 
-def _glance(text: str, at: int, final: bool) -> int | None:
-    """The next ``]`` after ``at``, if every value opened before it also closes before it; else
-    None: the body starting at ``at`` is walked (``_Scanner``).
-
-    A glance reads only this body, where listing the events reads the whole text once per quote
-    character. Tags do not overlap and the first failed glance is the last, so all the
-    glances of a text read it twice at most.
-    """
-    bracket, body = text.find("]", at), at
-    if bracket < 0:
-        return None
-    while (quote := _QUOTE.search(text, at, bracket)) is not None:
-        at = quote.end()
-        if _opens_value(text, quote.start(), body):
-            closer = _CLOSERS[quote.group(), final].search(text, at, bracket + 1)
-            if closer is None:
-                return None  # the value runs past this "]", or may never close
-            at = closer.end()
-    return bracket
-
-
 def _positions(text: str, char: str) -> list[int]:
     found: list[int] = []
     at = text.find(char)
@@ -152,10 +131,29 @@ class _Scanner:
     def close_of(self, at: int) -> _Closed | str | None:
         """The end of the body starting at ``at``; None when it never closes."""
         if self._glancing:
-            if (bracket := _glance(self._text, at, self._final)) is not None:
-                return _Closed(bracket, 0)
+            if (closed := self._glance(at)) is not None:
+                return closed
             self._glancing = False  # for good: failed glances could re-read one stretch per header
         return self._walk(at)
+
+    def _glance(self, at: int) -> _Closed | None:
+        """The next ``]``, if every value opened before it also closes before it; else None.
+
+        A glance reads only this body, where listing the events reads the whole text once per quote
+        character. Tags do not overlap and the first failed glance is the last, so all the
+        glances of a text read it twice at most.
+        """
+        text, bracket, body = self._text, self._text.find("]", at), at
+        if bracket < 0:
+            return None
+        while (quote := _QUOTE.search(text, at, bracket)) is not None:
+            at = quote.end()
+            if _opens_value(text, quote.start(), body):
+                closer = _CLOSERS[quote.group(), self._final].search(text, at, bracket + 1)
+                if closer is None:
+                    return None  # the value runs past this "]", or may never close
+                at = closer.end()
+        return _Closed(bracket, 0)
 
     def _walk(self, at: int) -> _Closed | str | None:
         """Event by event from ``at``: a quote jumps to its closer, the first ``]`` ends the body."""
@@ -192,6 +190,13 @@ class _Scanner:
         positions = self._closers[opener]
         i = bisect_left(positions, at + 1)
         return positions[i] if i < len(positions) else None
+
+
+def header_at_start(text: str) -> tuple[str, int] | None:
+    """The family of the header ``text`` starts with (``[skill_check:``) and where its body
+    starts; None when it starts with none. Once it is whole, only a ``]`` can close the tag."""
+    header = _HEADER.match(text)
+    return None if header is None else (header.group(1).lower(), header.end())
 
 
 def tail_hold(text: str, start: int) -> int:
@@ -241,26 +246,6 @@ class Found(NamedTuple):
     body_at: int
     bracket: int
     loose: int
-
-
-def tag_at_start(text: str, final: bool) -> Found | None:
-    """The tag ``text`` starts with, when a glance at its body settles where it ends: then
-    ``find_tags`` finds it first, just so. None when there is no header at the start, or its
-    body is for ``find_tags`` to walk (a value running past the first ``]``, or not closed yet).
-
-    A streamed tag closing is read this way, by itself (``parse.TagStream``): finding the tags
-    of the whole held text again costs twice as much."""
-    header = header_at_start(text)
-    if header is None or (bracket := _glance(text, header[1], final)) is None:
-        return None
-    return Found(header[0], 0, header[1], bracket, 0)
-
-
-def header_at_start(text: str) -> tuple[str, int] | None:
-    """The family of the header ``text`` starts with (``[skill_check:``) and where its body
-    starts; None when it starts with none."""
-    header = _HEADER.match(text)
-    return None if header is None else (header.group(1).lower(), header.end())
 
 
 def find_tags(text: str, final: bool) -> tuple[list[Found], int | None]:
