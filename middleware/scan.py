@@ -33,6 +33,7 @@ _NAME_STARTS: Final = frozenset(name[:end] for name in _NAMES for end in range(l
 _HEADER_SO_FAR: Final = re.compile(r"\[[ \t]{0,8}([A-Za-z_]{0,11})([ \t]{0,8})\Z", re.ASCII)
 _BARE_STARTS: Final = frozenset(f"[{start}" for start in _NAME_STARTS)
 """The starts of a header with no spacing (``[skill_ch``), as a streamed header mostly is."""
+_BARE_LONGEST: Final = max(map(len, _BARE_STARTS))
 
 _QUOTES: Final[dict[str, tuple[str, bool]]] = {
     '"': ('"', False),
@@ -204,8 +205,9 @@ def header_at_start(text: str) -> tuple[str, int] | None:
 def tail_hold(text: str, start: int) -> int:
     """Where a header may be starting at the end of ``text`` (``[skill_ch``), else its length."""
     at = text.rfind("[", start)
-    if at >= 0 and (tail := text[at : at + 13]).isascii() and tail.lower() in _BARE_STARTS:
-        return at  # most often, and ASCII: as the regex reads it
+    tail = text[at : at + _BARE_LONGEST + 1] if at >= 0 else ""  # one more: a longer one is none
+    if tail.isascii() and tail.lower() in _BARE_STARTS:
+        return at  # most often; ASCII only, as the regex reads it
     so_far = _HEADER_SO_FAR.match(text, at) if at >= 0 else None
     if so_far is None:
         return len(text)
