@@ -172,6 +172,9 @@ class TagStream:
         if self._held_len > _HEADER_MAX:
             return None
         held = self.held
+        if ":" in held and "]" not in held and (header := header_at_start(held)) is not None:
+            self._open = header  # a whole header, so no start of one (tail_hold): the tag is open
+            return 0
         at = tail_hold(held, 0)
         if at == 0 or (at < len(held) and held.find("[") == at):
             return at
