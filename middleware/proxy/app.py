@@ -49,7 +49,14 @@ from middleware.paths import extended
 from middleware.proxy.access import Access, Identity
 from middleware.proxy.chat import ChatRequest, read_request
 from middleware.proxy.chunks import Envelope
-from middleware.proxy.continued import ContinueAt, added, continue_answer, continue_stream
+from middleware.proxy.continued import (
+    ContinueAt,
+    added,
+    continue_answer,
+    continue_stream,
+    remember_joined,
+    shown_addition,
+)
 from middleware.proxy.guard import Guard, read_body
 from middleware.proxy.inflight import InFlight, Release
 from middleware.proxy.inject import InjectConfig, inject, viewed_start
@@ -210,9 +217,11 @@ class _Proxy:
         """The stored candidate as the chat is shown it (``--display``)."""
         return self.history.shown(done) if self.options.display == "cards" else done.text
 
-    def _stored(self, ask: ChatRequest, done: Processed, envelope: Envelope) -> Response:
-        """A retry's answer: the stored candidate, shaped as the request asked (SPEC §3)."""
-        shown = self._shown(done)
+    def _stored(self, ask: ChatRequest, done: Processed, envelope: Envelope,
+                shown: str | None = None) -> Response:
+        """A retry's answer: the stored candidate (as ``shown``, default as the chat is shown
+        it), shaped as the request asked (SPEC §3)."""
+        shown = self._shown(done) if shown is None else shown
         if ask.stream:
             return self._events(sse_stored(done, shown, envelope))
         message = {"role": "assistant", "content": shown}
@@ -261,20 +270,23 @@ class _Proxy:
                         route: Path) -> Response:
         """A Continue of the candidate the history ends with (``continued``)."""
         assert route.continues is not None
+        cards = self.history if self.options.display == "cards" else None
         if at.key is not None and (done := await extended(self.engine, at.chat, at.turn,
                                                           route.continues, at.key)):
-            return self._stored(ask, added(done), envelope)
+            remember_joined(done, cards)
+            return self._stored(ask, added(done), envelope,
+                                shown_addition(added(done), cards))
         where = ContinueAt(at.chat, at.turn, route.continues, at.key, at.auth)
         if self.options.tools:
             headers = {**SSE_HEADERS, **route_headers(route)} if ask.stream \
                 else route_headers(route)
             return await tool_continue(self.tree, self.upstream, ask.body, where, envelope,
-                                       headers, await self._offered(at.chat), ask.stream)
+                                       headers, await self._offered(at.chat), ask.stream, cards)
         if ask.stream:
             return await continue_stream(self.tree, self.upstream, ask.body, where, envelope,
-                                         {**SSE_HEADERS, **route_headers(route)})
+                                         {**SSE_HEADERS, **route_headers(route)}, cards)
         return await continue_answer(self.tree, self.upstream, ask.body, where,
-                                     route_headers(route))
+                                     route_headers(route), cards)
 
     async def _game(self, chat: str) -> bool:
         """``chat``'s game, created with the configured ruleset and party unless it is stored;

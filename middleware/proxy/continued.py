@@ -12,13 +12,16 @@ from dataclasses import dataclass
 
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from middleware.display import for_people, shown_tag
 from middleware.engine import Engine, Processed
 from middleware.json_input import JsonObject
 from middleware.paths import Extended, continue_seed, extend, extender
 from middleware.proxy.chunks import Envelope
+from middleware.proxy.shown import ShownReplies
 from middleware.proxy.stream import ReplyStream, gm_fields, opened, priced_at_end, sse_reply
 from middleware.proxy.tree import ChatTree
 from middleware.proxy.upstream import Upstream, content_of
+from middleware.rewrite import resolved_text
 from middleware.text import room
 
 
@@ -33,6 +36,19 @@ class ContinueAt:
     auth: str | None
 
 
+def shown_addition(done: Processed, cards: ShownReplies | None) -> str:
+    """A Continue's addition (``added``) as the chat is shown it: the engine's resolved tags, or
+    with ``--display cards`` (``cards``) card lines."""
+    return done.text if cards is None else for_people(done.text, done.records)
+
+
+def remember_joined(done: Extended, cards: ShownReplies | None) -> None:
+    """With cards, the joined candidate remembered as the chat holds it now: the reply and its
+    addition as one message, card lines and all, which the next request sends back."""
+    if cards is not None:
+        cards.shown(done.joined)
+
+
 def added(done: Extended) -> Processed:
     """The Continue as its answer shows it: the added text and its records, the joined
     candidate's place."""
@@ -42,27 +58,32 @@ def added(done: Extended) -> Processed:
 
 
 async def continue_answer(tree: ChatTree, upstream: Upstream, body: JsonObject,
-                          at: ContinueAt, headers: Mapping[str, str]) -> Response:
-    """The non-streaming answer to a Continue of ``at.candidate``."""
+                          at: ContinueAt, headers: Mapping[str, str],
+                          cards: ShownReplies | None = None) -> Response:
+    """The non-streaming answer to a Continue of ``at.candidate`` (``cards``: shown as cards)."""
     answer = await upstream.complete(body, at.auth)
     done = await extend(tree.engine, at.chat, at.turn, at.candidate, content_of(answer),
                         key=at.key)
     tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
+    remember_joined(done, cards)
     choices = [dict(c) for c in answer["choices"]]
-    choices[0]["message"] = {**choices[0]["message"], "content": done.added}
+    choices[0]["message"] = {**choices[0]["message"],
+                             "content": shown_addition(added(done), cards)}
     return JSONResponse({**answer, "choices": choices, **gm_fields(added(done))},
                         headers=dict(headers))
 
 
 async def continue_stream(tree: ChatTree, upstream: Upstream, body: JsonObject,
-                          at: ContinueAt, envelope: Envelope,
-                          headers: Mapping[str, str]) -> Response:
-    """The streamed answer to a Continue: each added tag resolved as it closes."""
+                          at: ContinueAt, envelope: Envelope, headers: Mapping[str, str],
+                          cards: ShownReplies | None = None) -> Response:
+    """The streamed answer to a Continue: each added tag resolved as it closes (``cards``: shown
+    as card lines)."""
     engine: Engine = tree.engine
     base = await engine.store.get_candidate(at.chat, at.turn, at.candidate)
     seed = continue_seed(base.seed, at.turn)
     preview = await extender(engine, at.chat, at.turn, at.candidate, seed, base)
     reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
+                        resolved_text if cards is None else shown_tag,
                         branches=bool((await engine.game(at.chat)).options.get("branches")),
                         limit=room(base.reply))
     chunks = await opened(upstream.stream(body, at.auth))
@@ -71,12 +92,9 @@ async def continue_stream(tree: ChatTree, upstream: Upstream, body: JsonObject,
         done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key,
                             base=base, resolved=reply.finished())  # not resolved again
         tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
+        remember_joined(done, cards)
         return added(done)
 
-    return StreamingResponse(sse_reply(chunks, reply, store, _as_stored, envelope),
+    return StreamingResponse(sse_reply(chunks, reply, store,
+                                       lambda done: shown_addition(done, cards), envelope),
                              media_type="text/event-stream", headers=dict(headers))
-
-
-def _as_stored(done: Processed) -> str:
-    """A Continue is shown as the engine wrote it (its added part, resolved tags and all)."""
-    return done.text

@@ -140,7 +140,9 @@ class ChatTree:
         several turns: the model wrote it twice), the offset at which the stored turns hold the
         player's messages as sent wins."""
         replies = history.replies()
-        seen = [{s.turn for s in self.index.spots_in(text, chat)} for _, text in replies]
+        # the reply at the history's turn j can only be a turn j or later (turns are never lost)
+        seen = [{s.turn for s in self.index.spots_in(text, chat) if s.turn >= j}
+                for j, text in replies]
         offsets = _offsets(replies, seen) or ([0] if fallback else [])
         if not offsets:
             return None

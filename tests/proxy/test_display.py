@@ -125,3 +125,32 @@ async def test_a_cards_reply_the_cache_let_go_still_plays_on_its_turn() -> None:
     assert "x-gm-edited" not in answer.headers and "x-gm-branch-of" not in answer.headers
     assert 1 == len(stored)
     assert stored[0] == upstream.seen[-1]["messages"][2]["content"]
+
+
+async def test_a_continue_is_shown_as_cards_and_comes_back_as_one_reply() -> None:
+    """A Continue with ``--display cards``, streamed and not: the addition is shown as card lines
+    (its check a 🎲 line, no resolved tag), the UI holds the reply and its addition as one
+    message, and sent back so it is the joined candidate: the next turn plays on it, with no
+    edited candidate and no branch, and the model reads it as the stored tags."""
+    more = f" She heaves again. {CHECK}"
+    for stream in (False, True):
+        upstream = FakeUpstream([Answer(REPLY), Answer(more), Answer("Next.")])
+        first = history("I heave.")
+        async with served(upstream, CARDS) as proxy, proxy.client() as http:
+            kept = (await http.post("/v1/chat/completions",
+                                    json={"model": "m", "messages": first})).json()
+            shown = kept["choices"][0]["message"]["content"]
+            cont = [*first, {"role": "assistant", "content": shown}]
+            if stream:
+                added = content_of(await streamed(http, cont))
+            else:
+                added = (await http.post("/v1/chat/completions", json={
+                    "model": "m", "messages": cont})).json()["choices"][0]["message"]["content"]
+            answer = await http.post("/v1/chat/completions", json={
+                "model": "m", "messages": history("I heave.", shown + added, "On.")})
+            chat = chat_for(first)
+            joined = (await proxy.engine.candidates(chat, 1))[-1]
+        assert added.startswith(" She heaves again. 🎲 Haul 2d6") and "rolls=" not in added
+        assert (chat, "2") == (answer.headers["x-gm-chat"], answer.headers["x-gm-turn"])
+        assert "x-gm-edited" not in answer.headers and "x-gm-branch-of" not in answer.headers
+        assert joined.text == upstream.seen[-1]["messages"][2]["content"]

@@ -13,20 +13,28 @@ as the proxy stores it. After every request, whatever came before:
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from middleware.display import for_people
 from middleware.engine import Engine
 from middleware.paths import extend
+from middleware.proxy import GameConfig, ServeOptions
+from middleware.proxy.access import OPEN
 from middleware.proxy.chat import read_request
 from middleware.proxy.history import tags_key
+from middleware.proxy.inject import engine_records
 from middleware.proxy.tree import ChatTree, Route
+from middleware.records import Record
 from middleware.stores.memory import MemoryStore
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
+from tests.proxy.conftest import TIMEOUT, FakeModel, Proxy, running_proxy
 
 SYSTEM = "You are the Game Master of the brass road."
 REPLIES = ('She haggles. [skill_check: skill="Haggle" dc="7"]',
@@ -56,9 +64,10 @@ class Ui:
     edited: set[str] = field(default_factory=set)
     """The replies whose prose the UI edited (their tags as they were)."""
     headers: dict[str, str] = field(default_factory=dict)
+    system: str = SYSTEM
 
     def messages(self, *, continuing: bool = False) -> list[dict[str, Any]]:
-        sent = [{"role": "system", "content": SYSTEM}]
+        sent = [{"role": "system", "content": self.system}]
         for turn in self.turns[self.trimmed:]:
             sent.append({"role": "user", "content": turn.user})
             if turn.reply is not None:
@@ -69,6 +78,21 @@ class Ui:
 
 
 Action = tuple[str, int]
+CARDS = ServeOptions(display="cards", timeout=TIMEOUT)
+_TABLES = itertools.count(1)
+"""Each session's system prompt its own, so no two sessions share a chat."""
+
+
+class Table(Protocol):
+    """How the UI's requests are answered, and how it is shown a stored candidate."""
+
+    engine: Engine
+
+    async def answer(self, ui: Ui, reply: str) -> Played: ...
+
+    async def extend(self, ui: Ui, more: str) -> Played: ...
+
+    def shown(self, text: str, records: Sequence[Record]) -> str: ...
 
 ACTIONS = st.lists(st.tuples(st.sampled_from(["send", "send", "send", "regenerate", "swipe",
                                               "edit_user", "edit_old_user", "edit_prose", "trim",
@@ -81,51 +105,139 @@ ACTIONS = st.lists(st.tuples(st.sampled_from(["send", "send", "send", "regenerat
 def test_any_way_a_chat_ui_is_used_plays_the_turn_it_shows(actions: list[Action],
                                                            named: bool) -> None:
     """``named``: the UI names the chat (Open WebUI's header), else the proxy finds it."""
-    asyncio.run(_play(actions, {"X-OpenWebUI-Chat-Id": "owui-1"} if named else {}))
+    async def play() -> None:
+        await _play(Routed(ChatTree(Engine(MemoryStore()))), actions, _named(named))
+    asyncio.run(play())
 
 
-async def _play(actions: list[Action], headers: dict[str, str]) -> None:
-    tree = ChatTree(Engine(MemoryStore()))
-    ui = Ui(headers=headers)
-    await _send(tree, ui, "We reach the fair.", 0)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ACTIONS.map(lambda actions: [a for a in actions if a[0] != "edit_prose"]),
+       st.booleans())
+def test_a_chat_shown_cards_over_http_plays_the_turn_it_shows(actions: list[Action],
+                                                              named: bool) -> None:
+    """The same through ``serve``'s app over HTTP with ``--display cards``: the UI holds the
+    replies as cards and sends them back so; its edits keep no tag to read (prose edits of cards
+    are left out: a card is no tag, so such a reply is read again as the text it now is)."""
+    async def play() -> None:
+        games = GameConfig(brass(), party(brass(), BRASS_PARTY), seed=4)
+        async with running_proxy(games, FakeModel(), options=CARDS) as proxy:
+            await _play(Served(proxy), actions, _named(named))
+    asyncio.run(play())
+
+
+def _named(named: bool) -> dict[str, str]:
+    return {"X-OpenWebUI-Chat-Id": "owui-1"} if named else {}
+
+
+@dataclass(frozen=True)
+class Played:
+    """Where a request played, and what the UI is shown: the reply (a Continue: the addition)."""
+
+    chat: str
+    turn: int
+    continues: int | None
+    shown: str
+
+
+class Routed:
+    """Requests routed by ``ChatTree`` and answered as the proxy stores them, the stored text
+    shown as it is (``--display tags``)."""
+
+    def __init__(self, tree: ChatTree) -> None:
+        self.tree = tree
+        self.engine = tree.engine
+
+    async def answer(self, ui: Ui, reply: str) -> Played:
+        route = await self._route(ui, continuing=False)
+        done = await self.engine.process(route.chat, route.turn, reply)
+        self.tree.remember(done.chat, done.turn, done.candidate, done.text)
+        return Played(route.chat, route.turn, None, done.text)
+
+    async def extend(self, ui: Ui, more: str) -> Played:
+        route = await self._route(ui, continuing=True)
+        assert route.continues is not None
+        done = await extend(self.engine, route.chat, route.turn, route.continues, more)
+        joined = done.joined
+        self.tree.remember(joined.chat, joined.turn, joined.candidate, joined.text)
+        return Played(route.chat, route.turn, route.continues, done.added)
+
+    def shown(self, text: str, records: Sequence[Record]) -> str:
+        return text
+
+    async def _route(self, ui: Ui, *, continuing: bool) -> Route:
+        ask = read_request(json.dumps({"model": "m",
+                                       "messages": ui.messages(continuing=continuing)}).encode())
+        async def create(chat: str) -> bool:
+            await self.engine.create_game(chat, brass(), party(brass(), BRASS_PARTY), seed=4)
+            return True
+        return await self.tree.route({k.lower(): v for k, v in ui.headers.items()}, ask, create)
+
+
+class Served:
+    """Requests to ``serve``'s app over HTTP, ``--display cards``: the UI is shown cards."""
+
+    def __init__(self, proxy: Proxy) -> None:
+        self.proxy = proxy
+        self.engine = proxy.engine
+
+    async def answer(self, ui: Ui, reply: str) -> Played:
+        return await self._asked(ui, reply, continuing=False)
+
+    async def extend(self, ui: Ui, more: str) -> Played:
+        return await self._asked(ui, more, continuing=True)
+
+    def shown(self, text: str, records: Sequence[Record]) -> str:
+        return for_people(text, records)
+
+    async def _asked(self, ui: Ui, reply: str, *, continuing: bool) -> Played:
+        self.proxy.model.replies.append(reply)
+        answer = await self.proxy.ask(ui.messages(continuing=continuing), headers=ui.headers)
+        assert 200 == answer.status_code, answer.text
+        body = answer.json()
+        chat = OPEN.chat(body["gm"]["chat"])  # the stored id of the chat the client was told
+        # a Continue's answer names the joined candidate, not the one it extended
+        return Played(chat, body["gm"]["turn"], None, body["choices"][0]["message"]["content"])
+
+
+async def _play(table: Table, actions: list[Action], headers: dict[str, str]) -> None:
+    ui = Ui(headers=headers, system=f"{SYSTEM} Table {next(_TABLES)}.")
+    await _send(table, ui, "We reach the fair.", 0)
     for name, n in actions:
-        await _ACT[name](tree, ui, n)
+        await _ACT[name](table, ui, n)
 
 
-async def _send(tree: ChatTree, ui: Ui, text: str, n: int) -> None:
+async def _send(table: Table, ui: Ui, text: str, n: int) -> None:
     """The player writes ``text``; the model answers."""
     if ui.turns and ui.turns[-1].reply is None:
         return
     ui.said += 1
     ui.turns.append(Turn(f"{text} ({ui.said})"))
-    await _answer(tree, ui, n)
+    await _answer(table, ui, n)
 
 
-async def _answer(tree: ChatTree, ui: Ui, n: int) -> None:
+async def _answer(table: Table, ui: Ui, n: int) -> None:
     """The last turn asked for (again): routed, answered, stored; the UI shows the answer."""
-    route = await _route(tree, ui)
     # mostly a reply of its own; now and then one the model wrote before, word for word
     reply = (f"Scene {ui.said}-{n}. " if n < 7 else "") + REPLIES[n % len(REPLIES)]
-    done = await tree.engine.process(route.chat, route.turn, reply)
-    tree.remember(done.chat, done.turn, done.candidate, done.text)
-    await _check(tree, ui, route)
+    played = await table.answer(ui, reply)
+    await _check(table, ui, played)
     last = ui.turns[-1]
     if last.reply is not None:
         last.swipes.append(last.reply)
-    last.reply = done.text
+    last.reply = played.shown
 
 
-async def _regenerate(tree: ChatTree, ui: Ui, n: int) -> None:
+async def _regenerate(table: Table, ui: Ui, n: int) -> None:
     """Regenerate: the last turn asked again (the UI keeps the reply shown as a swipe)."""
     if not ui.turns or ui.turns[-1].reply is None:
         return
     shown = ui.turns[-1]
     kept = Turn(shown.user, None, [*shown.swipes, shown.reply] if shown.reply else shown.swipes)
     ui.turns[-1] = kept
-    await _answer(tree, ui, n)
+    await _answer(table, ui, n)
 
 
-async def _swipe(tree: ChatTree, ui: Ui, n: int) -> None:
+async def _swipe(table: Table, ui: Ui, n: int) -> None:
     """Swipe the last turn back to an earlier reply (nothing is sent until the player writes)."""
     last = ui.turns[-1] if ui.turns else None
     if last is None or last.reply is None or not last.swipes:
@@ -135,7 +247,7 @@ async def _swipe(tree: ChatTree, ui: Ui, n: int) -> None:
     last.reply = back
 
 
-async def _edit_user(tree: ChatTree, ui: Ui, n: int) -> None:
+async def _edit_user(table: Table, ui: Ui, n: int) -> None:
     """Edit an older player message: the UI drops what came after it and asks again. Once the
     UI trims, a reply before the edit is still sent (else the request names no game: a new
     chat to the proxy, as to anyone)."""
@@ -147,10 +259,10 @@ async def _edit_user(tree: ChatTree, ui: Ui, n: int) -> None:
         return
     ui.said += 1
     ui.turns[at:] = [Turn(f"{ui.turns[at].user} (edited {ui.said})")]
-    await _answer(tree, ui, n)
+    await _answer(table, ui, n)
 
 
-async def _edit_old_user(tree: ChatTree, ui: Ui, n: int) -> None:
+async def _edit_old_user(table: Table, ui: Ui, n: int) -> None:
     """Edit an older player message in place, keeping what came after it (as SillyTavern lets
     one), then write on."""
     sent = ui.turns[ui.trimmed:]
@@ -159,10 +271,10 @@ async def _edit_old_user(tree: ChatTree, ui: Ui, n: int) -> None:
     at = ui.trimmed + n % len(sent) if not ui.trimmed else ui.trimmed + 1 + n % (len(sent) - 1)
     ui.said += 1
     ui.turns[at].user = f"{ui.turns[at].user} (edited {ui.said})"
-    await _send(tree, ui, "On we go", n)
+    await _send(table, ui, "On we go", n)
 
 
-async def _edit_prose(tree: ChatTree, ui: Ui, n: int) -> None:
+async def _edit_prose(table: Table, ui: Ui, n: int) -> None:
     """Edit a reply's prose, its tags left as they are (nothing is sent until the player
     writes)."""
     answered = [t for t in ui.turns[ui.trimmed:] if t.reply is not None
@@ -175,68 +287,51 @@ async def _edit_prose(tree: ChatTree, ui: Ui, n: int) -> None:
     ui.edited.add(turn.reply)
 
 
-async def _trim(tree: ChatTree, ui: Ui, n: int) -> None:
+async def _trim(table: Table, ui: Ui, n: int) -> None:
     """The UI drops the oldest turn it sends; a reply it still sends stays, so the chat is
     known by its replies."""
     if len([t for t in ui.turns[ui.trimmed + 1:] if t.reply is not None]) >= 2:
         ui.trimmed += 1
 
 
-async def _continue(tree: ChatTree, ui: Ui, n: int) -> None:
+async def _continue(table: Table, ui: Ui, n: int) -> None:
     """Continue: the history ends with the reply shown (edited or not); the model adds to it,
     and the UI shows the addition after the reply as it holds it."""
     last = ui.turns[-1] if ui.turns else None
     if last is None or last.reply is None:
         return
-    route = await _route(tree, ui, continuing=True)
-    assert route.continues is not None
-    more = f" Then {REPLIES[n % len(REPLIES)]}"
-    done = await extend(tree.engine, route.chat, route.turn, route.continues, more)
-    joined = done.joined
-    tree.remember(joined.chat, joined.turn, joined.candidate, joined.text)
-    await _check(tree, ui, route, continuing=True)
-    shown = last.reply + done.added
+    played = await table.extend(ui, f" Then {REPLIES[n % len(REPLIES)]}")
+    await _check(table, ui, played, continuing=True)
+    shown = last.reply + played.shown
     if last.reply in ui.edited:
         ui.edited.add(shown)
     last.swipes.append(last.reply)
     last.reply = shown
 
 
-_ACT = {"send": lambda tree, ui, n: _send(tree, ui, "On we go", n), "regenerate": _regenerate,
+_ACT = {"send": lambda table, ui, n: _send(table, ui, "On we go", n), "regenerate": _regenerate,
         "swipe": _swipe, "edit_user": _edit_user, "edit_old_user": _edit_old_user,
         "edit_prose": _edit_prose, "trim": _trim, "continue": _continue}
 
 
-async def _route(tree: ChatTree, ui: Ui, *, continuing: bool = False) -> Route:
-    messages = ui.messages(continuing=continuing)
-    ask = read_request(json.dumps({"model": "m", "messages": messages}).encode())
-    return await tree.route({k.lower(): v for k, v in ui.headers.items()}, ask, _new_game(tree))
-
-
-def _new_game(tree: ChatTree) -> Any:
-    async def create(chat: str) -> bool:
-        await tree.engine.create_game(chat, brass(), party(brass(), BRASS_PARTY), seed=4)
-        return True
-    return create
-
-
-async def _check(tree: ChatTree, ui: Ui, route: Route, *, continuing: bool = False) -> None:
+async def _check(table: Table, ui: Ui, played: Played, *, continuing: bool = False) -> None:
     """The turn played is the UI's; there, each turn holds the player's message as sent, and
-    each reply sent is the candidate selected at its turn."""
-    assert len(ui.turns) == route.turn, (route, len(ui.turns))
-    store = tree.engine.store
+    each reply sent is the candidate selected at its turn, as the UI was shown it."""
+    assert len(ui.turns) == played.turn, (played, len(ui.turns))
+    store = table.engine.store
     for number, turn in enumerate(ui.turns[ui.trimmed:], start=ui.trimmed + 1):
-        said = await store.get_turn(route.chat, number)
+        said = await store.get_turn(played.chat, number)
         assert said is not None and said.user_text == turn.user, (number, said, turn.user)
-        if turn.reply is None or (number == route.turn and not continuing):
+        if turn.reply is None or (number == played.turn and not continuing):
             continue
-        row = await store.get_turn(route.chat, number)
-        assert row is not None and row.selected is not None, (number, route)
+        assert said.selected is not None, (number, played)
         # a Continue extends the candidate sent back (the joined one is selected now)
-        chosen = route.continues if continuing and number == route.turn else row.selected
-        assert chosen is not None
-        kept = await store.get_candidate(route.chat, number, chosen)
+        chosen = played.continues if continuing and number == played.turn else said.selected
+        if chosen is None:
+            continue
+        kept = await store.get_candidate(played.chat, number, chosen)
+        shown = table.shown(kept.text, engine_records(kept.records))
         if turn.reply in ui.edited:
-            assert tags_key(kept.text) == tags_key(turn.reply), (number, kept.text, turn.reply)
+            assert tags_key(shown) == tags_key(turn.reply), (number, shown, turn.reply)
         else:
-            assert kept.text.strip() == turn.reply.strip(), (number, kept.text, turn.reply)
+            assert shown.strip() == turn.reply.strip(), (number, shown, turn.reply)

@@ -12,12 +12,14 @@ from collections.abc import Mapping, Sequence
 
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from middleware.display import shown_tag
 from middleware.engine import Processed
 from middleware.json_input import JsonObject
 from middleware.logs import get_logger
 from middleware.paths import continue_seed, extend, extender
 from middleware.proxy.chunks import Envelope
-from middleware.proxy.continued import ContinueAt, added
+from middleware.proxy.continued import ContinueAt, added, remember_joined, shown_addition
+from middleware.proxy.shown import ShownReplies
 from middleware.proxy.stream import ReplyStream, priced_at_end
 from middleware.proxy.tools.answer import tool_answer, tool_events
 from middleware.proxy.tools.schemas import Schema
@@ -25,12 +27,15 @@ from middleware.proxy.tools.turn import PlainReply, ToolTurn
 from middleware.proxy.tree import ChatTree
 from middleware.proxy.upstream import Upstream
 from middleware.records import Record
+from middleware.rewrite import resolved_text
 
 
 async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
                         at: ContinueAt, envelope: Envelope, headers: Mapping[str, str],
-                        offered: Sequence[Schema], stream: bool) -> Response:
-    """The answer to a Continue of ``at.candidate`` in tool mode, streamed or not."""
+                        offered: Sequence[Schema], stream: bool,
+                        cards: ShownReplies | None = None) -> Response:
+    """The answer to a Continue of ``at.candidate`` in tool mode, streamed or not (``cards``:
+    shown as card lines)."""
     engine = tree.engine
     base = await engine.store.get_candidate(at.chat, at.turn, at.candidate)
     preview = await extender(engine, at.chat, at.turn, at.candidate,
@@ -40,22 +45,23 @@ async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
         done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key, notes=notes,
                             base=base)
         tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
+        remember_joined(done, cards)
         if notes:
             get_logger().warning("proxy-tool-loop-cut", chat=at.chat, turn=at.turn,
                                  candidate=done.joined.candidate,
                                  reasons=[n.reason for n in notes])
         return added(done)
 
+    def shown(done: Processed) -> str:
+        return shown_addition(done, cards)
+
     if not stream:
         turn = ToolTurn(dict(body), offered, preview, PlainReply())
-        answer = await tool_answer(turn, upstream, at.auth, store, _as_stored)
+        answer = await tool_answer(turn, upstream, at.auth, store, shown)
         return JSONResponse(answer, headers=dict(headers))
-    reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)))
+    reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
+                        resolved_text if cards is None else shown_tag)
     turn = ToolTurn(dict(body), offered, preview, reply)
-    events = await tool_events(turn, reply, upstream, at.auth, store, _as_stored, envelope)
+    events = await tool_events(turn, reply, upstream, at.auth, store, shown, envelope)
     return StreamingResponse(events, media_type="text/event-stream", headers=dict(headers))
 
-
-def _as_stored(done: Processed) -> str:
-    """A Continue is shown as the engine wrote it (its added part, resolved tags and all)."""
-    return done.text
