@@ -9,7 +9,7 @@ the bare comparison decides and a forced result is a critical of its kind (CHK-S
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from middleware.resolve.checks.record import Critical
 from middleware.rules.common import Outcomes as OutcomesBlock
@@ -52,9 +52,10 @@ class Outcomes:
         return next((t for t in self.tiers if t.on == wanted), None)
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """What a check came to: success, the critical kind, and the tier it landed in."""
+class Verdict(NamedTuple):
+    """What a check came to: success, the critical kind, and the tier it landed in.
+
+    A named tuple, not a frozen dataclass: one is built per check."""
 
     success: bool
     critical: Critical | None = None
