@@ -37,7 +37,7 @@ from middleware.rules.layers import layer_problem, removed
 from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
-from middleware.stores.base import CandidateRow, GameRow, Start, Store
+from middleware.stores.base import CandidateRow, GameRow, Start, Store, TurnRow
 from middleware.stores.codec import Encoded, Parted
 from middleware.stores.parts import StateWriter
 from middleware.text import MAX_CANDIDATE_CHARS, bounded
@@ -201,13 +201,16 @@ class Engine:
         row = await self.store.find_candidate(chat, turn, key)
         return _processed(row, replayed=True) if row is not None else None
 
-    async def previewer(self, chat: str, turn: int, seed: int | None = None) -> Preview:
+    async def previewer(self, chat: str, turn: int, seed: int | None = None,
+                        start: GameState | None = None) -> Preview:
         """What ``process(chat, turn, reply, seed=preview.seed)`` would write for ``reply``, stored
         nowhere: the proxy resolves each tag of a streamed reply as it closes (SPEC §7). ``seed``
         defaults to the one ``process`` would pick for a new candidate (fair dice: the turn's
-        own), so a face knows it before the reply is complete; S(turn-1) is read once for both."""
+        own), so a face knows it before the reply is complete; S(turn-1) is read once for both,
+        or given as ``start`` by a caller that has just read it (the proxy, for the GM's view)."""
         game, ruleset = await self.game(chat), await self.ruleset(chat)
-        start = await self.state_after(chat, turn - 1)
+        if start is None:
+            start = await self.state_after(chat, turn - 1)
         used = self._seed(game, start, turn) if seed is None else seed
 
         def context() -> Context:
@@ -301,16 +304,27 @@ class Engine:
         return ruleset
 
     async def state_after(self, chat: str, turn: int) -> GameState:
-        """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied.
+        """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied."""
+        row = await self.store.get_turn(chat, turn) if turn > 0 else None
+        return await self._state_from(chat, turn, row)
+
+    async def kept_after(self, chat: str, turn: int) -> tuple[GameState, int | None]:
+        """S(turn) and the candidate selected at ``turn`` (None when none is), from one read of
+        the turn: the GM's view needs both on every request."""
+        row = await self.store.get_turn(chat, turn) if turn > 0 else None
+        return await self._state_from(chat, turn, row), (row.selected if row else None)
+
+    async def _state_from(self, chat: str, turn: int, row: TurnRow | None) -> GameState:
+        """``state_after`` with the turn's row read (None for turn 0 or a turn never started).
 
         Turns without a candidate are walked back in a loop, never by recursion: a chat may hold
         thousands of turns the model never answered (a long history pointed at the proxy)."""
         walked: list[tuple[int, tuple[Any, ...], list[Any]]] = []
         state: GameState | None = None
         while state is None:
-            row = await self.store.get_turn(chat, turn) if turn > 0 else None
             if turn > 0 and row is None:
                 turn -= 1
+                row = await self.store.get_turn(chat, turn) if turn > 0 else None
                 continue
             selected = row.selected if row else None
             fingerprint = (selected, len(row.events) if row else 0)
@@ -320,7 +334,9 @@ class Engine:
             walked.append((turn, fingerprint, row.events if row else []))
             if turn <= 0 or selected is not None:
                 state = await self._base_state(chat, turn, selected)
+                break
             turn -= 1
+            row = await self.store.get_turn(chat, turn) if turn > 0 else None
         return await self._apply_walked(chat, state, walked)
 
     async def _apply_walked(self, chat: str, state: GameState,

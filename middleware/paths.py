@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from middleware.dice import Dice, derive_seed
 from middleware.engine import Engine, Processed
 from middleware.parse import parse
-from middleware.pipeline import Preview, resolve_reply
+from middleware.pipeline import Preview, ResolvedReply, resolve_reply
 from middleware.records import Record
 from middleware.resolve import Context
 from middleware.resolve.dispatch import record_from_json, records_json
@@ -54,15 +54,22 @@ def continue_seed(base_seed: int, turn: int) -> int:
 
 
 async def extend(engine: Engine, chat: str, turn: int, candidate: int, more: str,
-                 *, key: str | None = None, notes: Sequence[Record] = ()) -> Extended:
+                 *, key: str | None = None, notes: Sequence[Record] = (),
+                 base: CandidateRow | None = None,
+                 resolved: ResolvedReply | None = None) -> Extended:
     """Candidate ``candidate`` of ``turn`` with ``more`` added, stored as a new candidate;
-    ``notes`` are records a face adds after the addition's (as ``Engine.process`` takes them)."""
-    base = await engine.store.get_candidate(chat, turn, candidate)
+    ``notes`` are records a face adds after the addition's (as ``Engine.process`` takes them).
+
+    ``base``: that candidate as the caller read it (a stored candidate never changes);
+    ``resolved``: ``more`` resolved whole as ``extender`` resolves it (a streamed Continue's own
+    reading, ``ReplyStream.finished``), stored as it is rather than resolved again."""
+    if base is None:
+        base = await engine.store.get_candidate(chat, turn, candidate)
     key = key or _continue_key(candidate, base.text, more)
     seed = continue_seed(base.seed, turn)
     if (found := await engine.store.find_candidate(chat, turn, key)) is not None:
         return _extended(found, base)
-    done = (await extender(engine, chat, turn, candidate, seed))(more)
+    done = resolved or (await extender(engine, chat, turn, candidate, seed, base))(more)
     records = (*(record_from_json(r) for r in base.records), *done.records, *notes)
     kept = bounded(more, room(base.reply))[0]  # the joined reply stays within the limit
     stored = await _store(engine, chat, turn, key, seed, base.reply + kept,
@@ -81,10 +88,12 @@ async def extended(engine: Engine, chat: str, turn: int, candidate: int,
 
 
 async def extender(engine: Engine, chat: str, turn: int, candidate: int,
-                   seed: int) -> Preview:
+                   seed: int, base: CandidateRow | None = None) -> Preview:
     """What ``extend`` resolves an addition to (for a face streaming it tag by tag): at most
-    what the candidate has room for (``text.room``), the rest cut and said so."""
-    base = await engine.store.get_candidate(chat, turn, candidate)
+    what the candidate has room for (``text.room``), the rest cut and said so. ``base``: the
+    candidate as the caller read it."""
+    if base is None:
+        base = await engine.store.get_candidate(chat, turn, candidate)
     ctx = await _context(engine, chat, turn, seed, ())
     return Preview(GameState.model_validate(base.state), lambda: replace(ctx, dice=Dice(seed)),
                    seed, room(base.reply))

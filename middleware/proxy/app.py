@@ -52,7 +52,7 @@ from middleware.proxy.chunks import Envelope
 from middleware.proxy.continued import ContinueAt, added, continue_answer, continue_stream
 from middleware.proxy.guard import Guard, read_body
 from middleware.proxy.inflight import InFlight, Release
-from middleware.proxy.inject import InjectConfig, chat_view, inject
+from middleware.proxy.inject import InjectConfig, inject, viewed_start
 from middleware.proxy.nonturn import is_background_task, passed_on
 from middleware.proxy.options import ServeOptions
 from middleware.proxy.peek import peek
@@ -76,7 +76,7 @@ from middleware.proxy.upstream import Upstream, content_of
 from middleware.records import Record
 from middleware.rewrite import resolved_text
 from middleware.rules.ruleset import Ruleset
-from middleware.state import Character
+from middleware.state import Character, GameState
 
 RETRY_HEADER: Final = "idempotency-key"
 SSE_HEADERS: Final = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -176,13 +176,15 @@ class _Proxy:
         if at.key is not None and route.continues is None \
                 and (done := await self.engine.retried(at.chat, at.turn, at.key)):
             return self._stored(ask, done, envelope), False
-        ask = replace(ask, body=await self._with_view(at, ask, route.continues))
+        body, start = await self._with_view(at, ask, route.continues)
+        ask = replace(ask, body=body)
         if route.continues is not None:
             return await self._continue(at, ask, envelope, route), False
         if self.options.tools:
-            return await self._tool_turn(at, ask, envelope, route_headers(route), release)
+            return await self._tool_turn(at, ask, envelope, route_headers(route), release, start)
         if ask.stream:
-            return await self._stream(at, ask, envelope, route_headers(route), release), True
+            return await self._stream(at, ask, envelope, route_headers(route), release,
+                                      start), True
         answer = await self.upstream.complete(ask.body, at.auth)
         done = await self.engine.process(at.chat, at.turn, content_of(answer), key=at.key)
         self.tree.remember(done.chat, done.turn, done.candidate, done.text)
@@ -237,13 +239,15 @@ class _Proxy:
             return error_response(404, f"no chat {name!r}", kind="not_found_error")
         return JSONResponse({**seen.as_json(), "chat": name})
 
-    async def _with_view(self, at: _Turn, ask: ChatRequest,
-                         extending: int | None = None) -> dict[str, Any]:
-        """The body the upstream is sent: the client's, with the GM's view put in."""
+    async def _with_view(self, at: _Turn, ask: ChatRequest, extending: int | None = None
+                         ) -> tuple[dict[str, Any], GameState | None]:
+        """The body the upstream is sent: the client's, with the GM's view put in; and the state
+        the view shows when it is the turn's start, S(turn-1) (not for a Continue), so the
+        preview takes it rather than reading it again."""
         if self.inject.mode == "off":
-            return ask.body
-        view = await chat_view(self.engine, at.chat, at.turn, self.inject, extending)
-        return inject(ask.body, view, self.inject)
+            return ask.body, None
+        view, state = await viewed_start(self.engine, at.chat, at.turn, self.inject, extending)
+        return inject(ask.body, view, self.inject), state if extending is None else None
 
     async def _passed_on(self, ask: ChatRequest, auth: str | None) -> Response:
         """A chat UI's background task: to the model and back untouched, nothing stored."""
@@ -272,7 +276,9 @@ class _Proxy:
         return await continue_answer(self.tree, self.upstream, ask.body, where,
                                      route_headers(route))
 
-    async def _game(self, chat: str) -> None:
+    async def _game(self, chat: str) -> bool:
+        """``chat``'s game, created with the configured ruleset and party unless it is stored;
+        whether it was created."""
         try:
             await self.engine.game(chat)
         except GameError:
@@ -281,11 +287,15 @@ class _Proxy:
                                           seed=derive_seed(games.seed, chat), dice=games.dice,
                                           branches=games.branches)
             get_logger().info("proxy-new-game", chat=chat, ruleset=games.ruleset.id)
+            return True
+        return False
 
     async def _stream(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
-                      headers: dict[str, str], release: Release) -> Response:
-        """The seed is picked first so each tag streamed is what the stored candidate says."""
-        preview = await self.engine.previewer(at.chat, at.turn)
+                      headers: dict[str, str], release: Release,
+                      start: GameState | None = None) -> Response:
+        """The seed is picked first so each tag streamed is what the stored candidate says;
+        ``start``: S(turn-1) when the GM's view has just read it."""
+        preview = await self.engine.previewer(at.chat, at.turn, start=start)
         seed = preview.seed
         cards = self.options.display == "cards"
         reply = ReplyStream(preview, priced_at_end(await self.engine.ruleset(at.chat)),
@@ -308,9 +318,10 @@ class _Proxy:
         return engine_tools(await self.engine.ruleset(chat), layers)
 
     async def _tool_turn(self, at: _Turn, ask: ChatRequest, envelope: Envelope,
-                         headers: dict[str, str], release: Release) -> tuple[Response, bool]:
+                         headers: dict[str, str], release: Release,
+                         start: GameState | None = None) -> tuple[Response, bool]:
         """Tool mode: the loop of calls and answers, stored as one candidate (``tools``)."""
-        preview = await self.engine.previewer(at.chat, at.turn)
+        preview = await self.engine.previewer(at.chat, at.turn, start=start)
         seed = preview.seed
         ruleset = await self.engine.ruleset(at.chat)
         offered = await self._offered(at.chat)

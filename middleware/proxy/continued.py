@@ -61,14 +61,15 @@ async def continue_stream(tree: ChatTree, upstream: Upstream, body: JsonObject,
     engine: Engine = tree.engine
     base = await engine.store.get_candidate(at.chat, at.turn, at.candidate)
     seed = continue_seed(base.seed, at.turn)
-    preview = await extender(engine, at.chat, at.turn, at.candidate, seed)
+    preview = await extender(engine, at.chat, at.turn, at.candidate, seed, base)
     reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
                         branches=bool((await engine.game(at.chat)).options.get("branches")),
                         limit=room(base.reply))
     chunks = await opened(upstream.stream(body, at.auth))
 
     async def store(text: str) -> Processed:
-        done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key)
+        done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key,
+                            base=base, resolved=reply.finished())  # not resolved again
         tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
         return added(done)
 

@@ -112,25 +112,29 @@ async def chat_view(engine: Engine, chat: str, turn: int, config: InjectConfig,
                     extending: int | None = None) -> GMView:
     """The view of ``chat`` as ``turn`` starts: S(turn-1) and the kept candidate's records; for a
     Continue of candidate ``extending``, the state after it and what its own tags did."""
+    return (await viewed_start(engine, chat, turn, config, extending))[0]
+
+
+async def viewed_start(engine: Engine, chat: str, turn: int, config: InjectConfig,
+                       extending: int | None = None) -> tuple[GMView, GameState]:
+    """``chat_view`` and the state it shows, so the turn's preview starts from that very state
+    rather than reading it again."""
     game, ruleset = await engine.game(chat), await engine.ruleset(chat)
     if extending is not None:
         row = await engine.store.get_candidate(chat, turn, extending)
         state, records = GameState.model_validate(row.state), engine_records(row.records)
-        return build_view(ruleset, state, records, config.options, seed=game.seed)
-    state = await engine.state_after(chat, turn - 1)
-    records = await _kept_records(engine, chat, turn - 1) if turn > 1 else ()
-    return build_view(ruleset, state, records, config.options, seed=game.seed)
+    else:
+        state, kept = await engine.kept_after(chat, turn - 1)
+        records = await _kept_records(engine, chat, turn - 1, kept) if kept is not None else ()
+    return build_view(ruleset, state, records, config.options, seed=game.seed), state
 
 
-async def _kept_records(engine: Engine, chat: str, turn: int) -> tuple[Record, ...]:
-    """The records of the candidate selected at ``turn`` (none when none is), read without its
-    state: reading the whole candidate decoded its state too, on every request, for records
-    alone."""
-    row = await engine.store.get_turn(chat, turn)
-    if row is None or row.selected is None:
-        return ()
-    kept = [r for r in await engine.store.replies(chat, turn, turn) if r.index == row.selected]
-    return engine_records(kept[0].records) if kept else ()
+async def _kept_records(engine: Engine, chat: str, turn: int,
+                        kept: int) -> tuple[Record, ...]:
+    """The records of candidate ``kept`` of ``turn``, read without its state: reading the whole
+    candidate decoded its state too, on every request, for records alone."""
+    found = [r for r in await engine.store.replies(chat, turn, turn) if r.index == kept]
+    return engine_records(found[0].records) if found else ()
 
 
 def engine_records(stored: Iterable[Mapping[str, JsonValue]]) -> tuple[Record, ...]:

@@ -66,10 +66,10 @@ class ChatTree:
         self.index.add(chat, turn, candidate, text)
 
     async def route(self, headers: Mapping[str, str], ask: ChatRequest,
-                    new_game: Callable[[str], Awaitable[None]],
+                    new_game: Callable[[str], Awaitable[bool]],
                     identity: Identity = OPEN) -> Route:
         """Where ``ask`` lands among ``identity``'s chats; ``new_game(chat)`` creates a game the
-        first time a chat is seen."""
+        first time a chat is seen (true when it did: nothing is stored in it to read)."""
         history = read_history(ask.messages)
         given = given_id(headers, ask.body)
         named = identity.chat(given) if given is not None else None
@@ -80,7 +80,8 @@ class ChatTree:
                 chat, offset = await self._chat(history, named, hashed, identity, hold)
                 if chat is None:
                     chat, offset = named or hashed, 0
-                    await new_game(chat)
+                    if await new_game(chat):
+                        self.index.created(chat, hold)
                 done: Follow = await follow(self.engine, self.index, chat, offset, history, hold)
         for spot in done.edited:
             get_logger().info("proxy-edited-candidate", chat=spot.chat, turn=spot.turn,

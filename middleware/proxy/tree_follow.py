@@ -87,7 +87,7 @@ def _leaves(rows: Mapping[int, TurnRow], offset: int, history: History,
     for j, said in enumerate(history.turns, start=1):
         row = rows.get(j + offset)
         if row is not None and row.user_text and row.user_text != said.user:
-            found.append(n)
+            found.append(j + offset)
             break
     if turn < last:
         found.append(turn)

@@ -140,6 +140,11 @@ class PathIndex:
         for row in await engine.store.replies(chat, 1, await engine.store.last_turn(chat)):
             self.add(chat, row.turn, row.index, row.text)
 
+    def created(self, chat: str, hold: Hold | None = None) -> None:
+        """``chat``'s game was just created here: it holds no candidate, so there is nothing of
+        the store's to read when it is next seeded (its first reply comes in by ``add``)."""
+        self._held(chat, hold).seeded = True
+
     def _held(self, chat: str, hold: Hold | None = None) -> _Held:
         held = self._chats.get(chat)
         if held is None:

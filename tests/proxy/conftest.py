@@ -32,6 +32,7 @@ from middleware.proxy.access import Access
 from middleware.proxy.chat import Message, chat_id
 from middleware.proxy.server import server_config
 from middleware.state import Character, Sheet
+from middleware.stores import Store
 from middleware.stores.memory import MemoryStore
 from tests import rulesets
 
@@ -161,9 +162,11 @@ def streamed_text(chunks: list[dict[str, Any]]) -> list[str]:
 
 @asynccontextmanager
 async def running_proxy(games: GameConfig, model: FakeModel, upstream_url: str | None = None,
-                        options: ServeOptions | None = None) -> AsyncIterator[Proxy]:
-    """The proxy in front of ``model`` (or of ``upstream_url``), with a client talking to it."""
-    engine = Engine(MemoryStore())
+                        options: ServeOptions | None = None,
+                        store: Store | None = None) -> AsyncIterator[Proxy]:
+    """The proxy in front of ``model`` (or of ``upstream_url``), with a client talking to it;
+    over ``store`` (default: a new memory store)."""
+    engine = Engine(store if store is not None else MemoryStore())
     async with serving(model.app()) as model_url:
         upstream = HttpUpstream(upstream_url or model_url + "/v1", timeout=TIMEOUT)
         try:

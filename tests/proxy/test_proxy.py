@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from unittest.mock import patch
 
 import uvicorn
 
 from middleware.parse import parse
+from middleware.pipeline import resolve_reply
 from middleware.proxy import GameConfig
 from middleware.rules.registry import load_bundled
 from middleware.segments import Tag
@@ -26,6 +28,7 @@ from tests.proxy.conftest import (
     streamed_text,
     whole_resolves,
 )
+from tests.stores.counting import CountingStore
 
 ROPE = '[inventory: action="add" item="Rope" who="Ada"]'
 TWO_ROPES = '[inventory: action="add" item="Rope" count="2" who="Ada"]'
@@ -109,6 +112,40 @@ async def test_a_streamed_reply_is_resolved_once_and_stored_as_streamed(proxy: P
     assert [text, "".join(streamed_text(second))] == stored
     assert (chat, 2) == (second[-1]["gm"]["chat"], second[-1]["gm"]["turn"])
     assert ['now="1"', 'now="2"'] == [t.split(" ")[-2].rstrip("]") for t in stored]
+
+
+async def test_a_streamed_next_turn_reads_the_turn_it_starts_from_once() -> None:
+    """A chat's next streamed turn reads the turn before it once, for the GM's view (the state it
+    starts from and the candidate kept there), and that candidate's records once; the preview
+    takes the view's state, and the store checks it still stands as it writes. The view, the
+    kept candidate's records and the preview each read that turn (three reads)."""
+    store = CountingStore()
+    async with running_proxy(hearth(), FakeModel(), store=store) as proxy:
+        proxy.model.replies = [REPLY, REPLY]
+        messages = history("I force the door.")
+        text = "".join(streamed_text(await proxy.stream(messages)))
+        store.calls.clear()
+        second = await proxy.stream([*messages, {"role": "assistant", "content": text},
+                                     {"role": "user", "content": "And the next one."}])
+    assert 2 == second[-1]["gm"]["turn"]
+    assert (1, 1) == (store.calls["get_turn"], store.calls["replies"])
+
+
+async def test_a_streamed_continue_is_resolved_once_and_stored_as_streamed(proxy: Proxy) -> None:
+    """A Continue streamed (the history ends with the GM's reply): its added check resolves as
+    it closes and the joined candidate stores that reading, the addition not resolved again; the
+    candidate is the first reply and the addition exactly as the client was sent them."""
+    proxy.model.replies = [REPLY, f" She tries again. {CHECK} It holds."]
+    messages = history("I force the door.")
+    first = "".join(streamed_text(await proxy.stream(messages)))
+    with patch("middleware.pipeline.resolve_reply", side_effect=resolve_reply) as resolved:
+        chunks = await proxy.stream([*messages, {"role": "assistant", "content": first}])
+    addition, done = "".join(streamed_text(chunks)), chunks[-1]["gm"]
+    joined = await proxy.engine.store.get_candidate(done["chat"], 1, done["candidate"])
+    assert 0 == resolved.call_count
+    assert (first + addition, ["skill_check"]) == (
+        joined.text, [r["tag"] for r in chunks[-1]["gm_records"]])
+    assert addition.startswith(" She tries again. [skill_check:") and 'rolls="' in addition
 
 
 async def test_a_streamed_reply_naming_a_place_without_a_market_is_resolved_once(

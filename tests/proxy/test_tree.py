@@ -133,6 +133,36 @@ async def test_a_swipe_back_to_an_old_turn_and_on_is_a_branch(fair: Proxy) -> No
     assert (0, 2) == (await held(fair, chat, "Honey cake"), await held(fair, chat, "Coil of rope"))
 
 
+async def test_an_edited_old_player_message_branches_before_its_turn(fair: Proxy) -> None:
+    """Three turns played; the player edits turn 1's message and the UI sends the history on
+    (every reply kept as it was): the branch starts before turn 1, holding the edited message and
+    the replies copied, and the chat keeps the message as first written."""
+    one = await said(fair, CAKE, "We reach the fair.")
+    two = await said(fair, ROPE, "We reach the fair.", text(one), "On.")
+    three = await said(fair, ROPE, "We reach the fair.", text(one), "On.", text(two), "Rest.")
+    chat = one["gm"]["chat"]
+    edited = await said(fair, ROPE, "We reach the fair at dusk.", text(one), "On.", text(two),
+                        "Rest.", text(three), "Wake.")
+    branch = edited["gm"]["chat"]
+    assert (f"{chat}~branch-1", 4, chat) == (branch, edited["gm"]["turn"],
+                                             edited["_headers"]["x-gm-branch-of"])
+    firsts = [(await fair.engine.store.get_turn(c, 1)).user_text for c in (chat, branch)]
+    assert ["We reach the fair.", "We reach the fair at dusk."] == firsts
+    assert [(1, 0)] * 4 == await tree(fair, branch)
+
+
+async def test_an_edited_first_message_of_a_named_chat_branches(fair: Proxy) -> None:
+    """A chat the UI names (Open WebUI's header): the player edits the first message and sends it
+    again before any reply is kept. Turn 1 is asked again with another message: a branch from
+    S(0), never an error."""
+    named = {"X-OpenWebUI-Chat-Id": "owui-edit"}
+    first = await said(fair, CAKE, "We reach the fair.", headers=named)
+    again = await said(fair, ROPE, "We reach the fair at dusk.", headers=named)
+    assert (f"{first['gm']['chat']}~branch-1", 1) == (again["gm"]["chat"], again["gm"]["turn"])
+    turn = await fair.engine.store.get_turn(again["gm"]["chat"], 1)
+    assert "We reach the fair at dusk." == turn.user_text
+
+
 async def test_a_swipe_at_the_newest_turn_selects_in_place(fair: Proxy) -> None:
     """Turn 1's latest candidate swiped back to the first before turn 2: no branch, it is
     selected (nothing was built on the other yet)."""

@@ -34,10 +34,11 @@ async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
     engine = tree.engine
     base = await engine.store.get_candidate(at.chat, at.turn, at.candidate)
     preview = await extender(engine, at.chat, at.turn, at.candidate,
-                             continue_seed(base.seed, at.turn))
+                             continue_seed(base.seed, at.turn), base)
 
     async def store(text: str, notes: Sequence[Record]) -> Processed:
-        done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key, notes=notes)
+        done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key, notes=notes,
+                            base=base)
         tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
         if notes:
             get_logger().warning("proxy-tool-loop-cut", chat=at.chat, turn=at.turn,
