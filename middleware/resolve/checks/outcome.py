@@ -127,7 +127,7 @@ def _from_tier(tier: Tier) -> Verdict:
     critical: Critical | None = None
     if tier.critical:
         critical = "success" if tier.success else "failure"
-    return Verdict(success=tier.success, critical=critical, tier=tier)
+    return Verdict(tier.success, critical, tier)  # positional, in field order: half the cost
 
 
 def outcomes_from(model: OutcomesBlock | None) -> Outcomes | None:
