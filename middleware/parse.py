@@ -6,7 +6,9 @@ bodies. This is the only module that imports lark, and the Lark tree never leave
 - ``parse(text)`` covers the reply exactly: ``"".join(s.text if Text else s.raw) == text``.
 - ``TagStream`` takes the reply in chunks and hands back, at once, what can no longer become part of
   a tag; only a suffix that could still be a tag (``[skill_ch``, an open body) is held back. The
-  segments it returns, with adjacent Text runs merged, equal ``merge_text(parse(whole))``.
+  segments it returns, with adjacent Text runs merged, equal ``merge_text(parse(whole))``. A tag
+  streamed most often closes with a plain body and only prose after it in the chunk: it is read
+  by itself (``_read_closed``), at less than half the cost of reading the held text anew.
 
 How a reply is read, cheaply: ``scan.find_tags`` locates the tags, most of them by a
 glance at their own body; then one Lark parse reads every body of the reply, our
@@ -35,7 +37,14 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 from lark.lexer import BasicLexer, LexerState
 
 from middleware.numbers import bound_numbers
-from middleware.scan import Found, find_markers, find_tags, marker_hold, opens_tag, tail_hold
+from middleware.scan import (
+    Found,
+    find_markers,
+    find_tags,
+    header_at_start,
+    marker_hold,
+    tail_hold,
+)
 from middleware.segments import Marker, Piece, Segment, Tag, Text
 
 __all__ = ["MAX_REPLY_CHARS", "READ_BUDGET", "TagStream", "merge_text", "parse", "parse_pieces",
@@ -111,7 +120,9 @@ class TagStream:
         self._read_at = 0
         self._closed = False
         self._budget = READ_BUDGET
-        self._open_tag = False
+        self._open: tuple[str, int] | None = None
+        """The tag the held text starts with, when its header is whole (``[skill_check:``): its
+        family and where its body starts. While it is open, only a "]" can close it."""
 
     @property
     def held(self) -> str:
@@ -120,12 +131,17 @@ class TagStream:
 
     def feed(self, chunk: str) -> list[Piece]:
         """Take the next chunk; return what is safe to pass on now."""
+        if self._open is not None and "]" not in chunk \
+                and self._offset + self._held_len + len(chunk) < MAX_REPLY_CHARS:
+            self._pending.append(chunk)  # most chunks of a tag: only a "]" can close it
+            self._held_len += len(chunk)
+            return []
         if self._closed:
             raise ValueError("this TagStream is closed")
         if self._offset >= MAX_REPLY_CHARS:
             return self._prose(chunk)
         start = self._offset
-        if self.prose(chunk):
+        if not self._pending and self.prose(chunk):
             return [Text(chunk, start, self._offset)] if chunk else []
         self._pending.append(chunk)
         self._held_len += len(chunk)
@@ -151,16 +167,19 @@ class TagStream:
         all reading it again would tell: 0 when it is all the start of a tag (the start of its
         header, ``[skill_ch``, or an open tag, which only a ``]`` can close); the index of a
         header being written after prose with no ``[`` in it (``s. [skill_ch``). None: read it."""
-        if self._open_tag:
+        if self._open is not None:
             return 0
         if self._held_len > _HEADER_MAX:
             return None
         held = self.held
+        if ":" in held and "]" not in held and (header := header_at_start(held)) is not None:
+            self._open = header  # a whole header, so no start of one (tail_hold): the tag is open
+            return 0
         at = tail_hold(held, 0)
         if at == 0 or (at < len(held) and held.find("[") == at):
             return at
-        self._open_tag = "]" not in held and opens_tag(held)
-        return 0 if self._open_tag else None
+        self._open = header_at_start(held) if "]" not in held else None
+        return 0 if self._open is not None else None
 
     def _prose_before(self, header: int) -> list[Piece]:
         """Pass on the held text before ``header`` as the prose it is (no tag or marker starts
@@ -179,14 +198,31 @@ class TagStream:
 
     def _release(self, final: bool) -> list[Piece]:
         held = self.held
+        if not final and self._open is not None \
+                and (closed := self._tag_closed(held, self._open)) is not None:
+            return closed
         segments, hold, self._budget = _read(held, self._offset, final, self._budget,
                                              self._branches)
         self._pending = [held[hold:]] if hold < len(held) else []
         self._held_len = len(held) - hold
         self._offset += hold
         self._read_at = self._held_len
-        self._open_tag = not final and bool(self._pending) and opens_tag(self._pending[0])
+        self._open = header_at_start(self._pending[0]) if not final and self._pending else None
         return merge_text(segments)
+
+    def _tag_closed(self, held: str, header: tuple[str, int]) -> list[Piece] | None:
+        """The open tag the held text starts with, now closed, and the prose after it, when that
+        is all it holds: the tag read alone (``_read_closed``), the prose passed on, nothing
+        held. None when the held text is for ``_read``: a body that is not plain may not have
+        closed (a "]" inside a value), a "[" after it may start another tag or a marker."""
+        read = _read_closed(held, header, self._offset, self._budget)
+        if read is None:
+            return None
+        pieces, self._budget = read
+        self._pending, self._held_len, self._read_at = [], 0, 0
+        self._offset += len(held)
+        self._open = None
+        return pieces
 
     def _past_limit(self) -> list[Piece]:
         held = self.held
@@ -214,18 +250,46 @@ def _read(text: str, offset: int, final: bool, budget: int,
     segments: list[Segment] = []
     prose_from = 0
     for tag, body, reading in zip(found, bodies, _readings(bodies, refusals), strict=True):
-        end = tag.bracket + 1
         _with_prose(segments, text, prose_from, tag.start, offset)
-        attrs, words, problems = _body_of(tag.family, body, reading)
-        raw, span = text[tag.start : end], (offset + tag.start, offset + end)
-        segments.append(Tag(tag.family, attrs, words, raw, *span, problems))
-        prose_from = end
+        segments.append(_tag_of(tag, text, offset, body, reading))
+        prose_from = tag.bracket + 1
     if hold is None:  # no tag left open: hold at most a header still being written
         hold = len(text) if final else tail_hold(text, prose_from)
     if not final and branches:  # nor a marker still being written
         hold = marker_hold(text, prose_from, hold)
     pieces = _with_prose(segments, text, prose_from, hold, offset)
     return (_marked(pieces, text, offset) if branches else list(pieces)), hold, budget
+
+
+def _read_closed(text: str, header: tuple[str, int], offset: int,
+                 budget: int) -> tuple[list[Piece], int] | None:
+    """``_read`` of ``text``, an open tag a "]" was just added to, when it is that tag with a
+    plain body (``_plain_parts``) and then prose with no "[" in it: the same pieces and budget,
+    with no search for tags or markers. None: ``_read`` it. ``header``: the tag's family and
+    where its body starts (``scan.header_at_start``).
+
+    A body plain up to the first "]" ends there: each quote in it opens a value and closes
+    inside it (``_PLAIN_PART``), so the scanner ends it there too, as
+    ``tests/parse/test_stream_close.py`` holds."""
+    family, body_at = header
+    bracket = text.find("]", body_at)
+    if bracket < 0 or "[" in text[bracket + 1 :]:
+        return None
+    body = text[body_at:bracket]
+    parts = _plain_parts(body)
+    if parts is None:
+        return None
+    tag = _tag_of(Found(family, 0, body_at, bracket, 0), text, offset, body,
+                  _unread(body, 0, budget) or parts)
+    return _with_prose([tag], text, bracket + 1, len(text), offset), budget - len(body)
+
+
+def _tag_of(tag: Found, text: str, offset: int, body: str, reading: _Reading) -> Tag:
+    """The ``Tag`` the scanner found, saying what its body says; its span indexes the reply."""
+    end = tag.bracket + 1
+    attrs, words, problems = _body_of(tag.family, body, reading)
+    return Tag(tag.family, attrs, words, text[tag.start : end], offset + tag.start, offset + end,
+               problems)
 
 
 def _marked(segments: list[Segment], text: str, offset: int) -> list[Piece]:

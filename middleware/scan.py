@@ -19,7 +19,8 @@ import re
 from bisect import bisect_left
 from typing import Final, NamedTuple
 
-__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "marker_hold", "opens_tag", "tail_hold"]
+__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "header_at_start", "marker_hold",
+           "tail_hold"]
 
 
 _NAMES: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
@@ -30,6 +31,9 @@ _NAME_SET: Final = frozenset(_NAMES)
 _NAME_STARTS: Final = frozenset(name[:end] for name in _NAMES for end in range(len(name) + 1))
 """Every start of a name, the empty one and the whole name included (``skill_ch``)."""
 _HEADER_SO_FAR: Final = re.compile(r"\[[ \t]{0,8}([A-Za-z_]{0,11})([ \t]{0,8})\Z", re.ASCII)
+_BARE_STARTS: Final = frozenset(f"[{start}" for start in _NAME_STARTS)
+"""The starts of a header with no spacing (``[skill_ch``), as a streamed header mostly is."""
+_BARE_LONGEST: Final = max(map(len, _BARE_STARTS))
 
 _QUOTES: Final[dict[str, tuple[str, bool]]] = {
     '"': ('"', False),
@@ -191,15 +195,19 @@ class _Scanner:
         return positions[i] if i < len(positions) else None
 
 
-def opens_tag(text: str) -> bool:
-    """Whether ``text`` starts with a whole header (``[skill_check:``): a tag that, while open,
-    only a ``]`` can close."""
-    return _HEADER.match(text) is not None
+def header_at_start(text: str) -> tuple[str, int] | None:
+    """The family of the header ``text`` starts with (``[skill_check:``) and where its body
+    starts; None when it starts with none. Once it is whole, only a ``]`` can close the tag."""
+    header = _HEADER.match(text)
+    return None if header is None else (header.group(1).lower(), header.end())
 
 
 def tail_hold(text: str, start: int) -> int:
     """Where a header may be starting at the end of ``text`` (``[skill_ch``), else its length."""
     at = text.rfind("[", start)
+    tail = text[at : at + _BARE_LONGEST + 1] if at >= 0 else ""  # one more: a longer one is none
+    if tail.isascii() and tail.lower() in _BARE_STARTS:
+        return at  # most often; ASCII only, as the regex reads it
     so_far = _HEADER_SO_FAR.match(text, at) if at >= 0 else None
     if so_far is None:
         return len(text)

@@ -89,15 +89,21 @@ class ReplyStream:
     def feed(self, delta: str) -> str:
         """Take the model's next piece of text; return the rewritten text safe to send now.
         Nothing past ``limit`` characters is read or kept (the stored candidate is cut there)."""
-        delta = self._kept(delta)
+        held = self._held + len(delta)
+        if held > self._limit:
+            delta = self._kept(delta)
+        else:  # what ``_kept`` does short of the limit, written out: it runs for every piece
+            self._source.append(delta)
+            self._held = held
         if not delta or self._holding:
             return ""
         if not delta.isascii() and clean_text(delta)[0] != delta:  # the store writes others here
             self._holding = True
             return ""
         if (self._blocks is None or self._blocks.outside) and self._tags.prose(delta):
-            self._written.append(delta)
-            return self._record(delta)  # most pieces: prose, outside blocks, with no tag in it
+            self._written.append(delta)  # most pieces: prose, outside blocks, with no tag in it
+            self._sent.append(delta)
+            return delta
         pieces = self._tags.feed(delta)
         if not pieces:  # a tag still being written
             return ""

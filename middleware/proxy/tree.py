@@ -37,7 +37,7 @@ from middleware.proxy.tree_index import Hold, PathIndex, Spot, family, root_of
 
 ID_HEADERS: Final = ("x-gm-chat", "x-openwebui-chat-id")
 
-_Score = tuple[int, int, bool, int, str, int]
+_Score = tuple[int, int, int, bool, int, int, str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,69 +94,86 @@ class ChatTree:
         """The stored chat of ``identity``'s the history follows furthest, and its turn offset."""
         if named:
             best = await self._best(history, [named], hashed, hold)
-            return (best[4], best[5]) if best else (None, 0)
+            return (best[6], best[7]) if best else (None, 0)
         # The chat the history's opening names first: when it follows that chat's path all along,
         # no other can do better (a tie goes to it), and the others need not be read. Replies
         # many chats stored (the same dice on the same text) made every request read them all.
         best = await self._best(history, [hashed], hashed, hold)
         replies = len(history.replies())
-        if best is None or best[:2] != (replies, replies):
+        if best is None or (best[0], best[2]) != (replies, replies):
             others = sorted(self._roots_of(history, identity) - {hashed})
             best = await self._best(history, others, hashed, hold, best)
-        return (best[4], best[5]) if best else (None, 0)
+        return (best[6], best[7]) if best else (None, 0)
 
     async def _best(self, history: History, roots: list[str], hashed: str, hold: Hold,
                     best: _Score | None = None) -> _Score | None:
         """The score of the chat among ``roots`` and their branches the history follows
-        furthest, if it beats ``best``: (replies matched, replies on its path, whether its root
-        is ``hashed``, minus its name's length, its name, its turn offset)."""
+        furthest, if it beats ``best``: (replies matched, player messages as stored, replies on
+        its path, whether its root is ``hashed``, minus its turn offset, minus its name's length,
+        its name, its turn offset). The player's messages outrank the replies selected: a swipe
+        changes which reply is selected, never what the player wrote, and another chat may hold
+        a reply the model wrote word for word again. Past those, a history is more likely sent
+        whole than trimmed."""
         for root in roots:
             for chat in await family(self.engine, root):
                 await self.index.seed(self.engine, chat, hold)
-                aligned = self._aligned(history, chat, fallback=chat == root)
+                aligned = await self._aligned(history, chat, fallback=chat == root)
                 if aligned is None:
                     continue
-                kept = await self._on_path(history, chat, aligned[0])
+                offset, matched, kept, players = aligned
                 # on a tie (two chats that rolled the same stored the same text), the chat the
                 # history's opening names
-                score = (aligned[1], kept, root == hashed, -len(chat), chat, aligned[0])
-                best = score if best is None or score[:4] > best[:4] else best
+                score = (matched, players, kept, root == hashed, -offset, -len(chat), chat,
+                         offset)
+                best = score if best is None or score[:6] > best[:6] else best
         return best
-
-    async def _on_path(self, history: History, chat: str, offset: int) -> int:
-        """How many replies sent back are the selected candidate of their turn on ``chat``."""
-        replies = history.replies()
-        if not replies:
-            return 0
-        turns = [j + offset for j, _ in replies]
-        rows = await self.engine.store.turns(chat, min(turns), max(turns))
-        return sum(1 for (_, text), turn in zip(replies, turns, strict=True) if turn in rows
-                   and any(s.turn == turn and s.candidate == rows[turn].selected
-                           for s in self.index.spots_in(text, chat)))
 
     def _roots_of(self, history: History, identity: Identity) -> set[str]:
         return {root_of(s.chat) for _, text in history.replies() for s in self.index.spots(text)
                 if identity.owns(s.chat)}
 
-    def _aligned(self, history: History, chat: str, *, fallback: bool) -> tuple[int, int] | None:
-        """(offset, replies matched) for ``chat``; None when nothing matches and it is no root."""
+    async def _aligned(self, history: History, chat: str,
+                       *, fallback: bool) -> tuple[int, int, int, int] | None:
+        """(turn offset, replies matched, replies that are the selected candidate of their
+        turn, player messages that are the stored turns') for ``chat``; None when nothing
+        matches and it is no root. Where the replies leave the offset open (each was stored at
+        several turns: the model wrote it twice), the offset at which the stored turns hold the
+        player's messages as sent wins."""
         replies = history.replies()
-        offset = _offset(replies, [{s.turn for s in self.index.spots_in(text, chat)}
-                                   for _, text in replies])
-        if offset is None:
-            return (0, 0) if fallback else None
-        matched = sum(1 for j, text in replies
-                      if any(s.turn == j + offset for s in self.index.spots_in(text, chat)))
-        return offset, matched
+        seen = [{s.turn for s in self.index.spots_in(text, chat)} for _, text in replies]
+        offsets = _offsets(replies, seen) or ([0] if fallback else [])
+        if not offsets:
+            return None
+        if not replies:
+            return offsets[0], 0, 0, 0
+        rows = await self.engine.store.turns(chat, min(offsets) + 1,
+                                             max(offsets) + max(len(history.turns), 1))
+
+        def matched(offset: int) -> int:
+            return sum(1 for (j, _), turns in zip(replies, seen, strict=True) if j + offset in turns)
+
+        def players(offset: int) -> int:
+            return sum(1 for j, said in enumerate(history.turns, start=1)
+                       if (row := rows.get(j + offset)) is not None and row.user_text == said.user)
+
+        offset = max(offsets, key=lambda o: (matched(o), players(o))) if len(offsets) > 1 \
+            else offsets[0]
+        kept = sum(1 for j, text in replies if (row := rows.get(j + offset)) is not None
+                   and any(s.turn == j + offset and s.candidate == row.selected
+                           for s in self.index.spots_in(text, chat)))
+        return offset, matched(offset), kept, players(offset)
 
 
-def _offset(replies: list[tuple[int, str]], turns: list[set[int]]) -> int | None:
-    """Stored turn minus history turn, read off the newest reply stored at one turn only (a
-    reply with no tag, "They rest.", may be stored at several); else the newest found at all."""
+def _offsets(replies: list[tuple[int, str]], turns: list[set[int]]) -> list[int]:
+    """Stored turn minus history turn, as the replies allow it, likeliest first: read off the
+    newest reply stored at one turn only (a reply with no tag, "They rest.", may be stored at
+    several); else each offset the newest reply found allows, the smallest first (a history is
+    more likely sent whole than trimmed)."""
     found = [(j, seen) for (j, _), seen in zip(replies, turns, strict=True) if seen]
     unique = next(((j, seen) for j, seen in found if len(seen) == 1), None)
-    chosen = unique or (found[0] if found else None)
-    return max(chosen[1]) - chosen[0] if chosen else None
+    if unique is not None:
+        return [next(iter(unique[1])) - unique[0]]
+    return sorted({turn - found[0][0] for turn in found[0][1]}) if found else []
 
 
 def route_headers(route: Route) -> dict[str, str]:

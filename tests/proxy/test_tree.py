@@ -320,6 +320,19 @@ async def test_a_reply_stored_at_two_turns_does_not_shift_the_turn(fair: Proxy) 
     assert [(1, 0), (1, 0), (2, 1)] == await tree(fair, chat)
 
 
+async def test_a_reply_the_model_wrote_twice_is_no_reason_to_skip_a_turn(fair: Proxy) -> None:
+    """The model said "They rest." at turns 1 and 2; the player regenerates turn 2, sending the
+    first of them back: the history is the chat's own from its opening, so turn 2 gets a second
+    candidate (aligned where the player's messages are the stored ones), no branch at turn 3."""
+    rest = "They rest."
+    one = await said(fair, rest, "We make camp.")
+    await said(fair, rest, "We make camp.", rest, "Sleep.")
+    again = await said(fair, ROPE, "We make camp.", rest, "Sleep.")
+    chat = one["gm"]["chat"]
+    assert (chat, 2) == (again["gm"]["chat"], again["gm"]["turn"])
+    assert [(1, 0), (2, 1)] == await tree(fair, chat)
+
+
 async def test_two_chats_that_stored_the_same_reply_each_keep_their_own_game(fair: Proxy) -> None:
     """Two chats (different openings, no id) whose model wrote the same untagged reply: their
     stored texts are equal, so the replies sent back match both chats alike, and each history
