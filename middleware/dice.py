@@ -20,7 +20,7 @@ MAX_SIDES = 1_000_000
 
 def derive_seed(*parts: object) -> int:
     """A stable 63-bit seed from any parts (never ``hash()``, which is salted per process)."""
-    text = "\x1f".join(str(p) for p in parts)
+    text = "\x1f".join(map(str, parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 

@@ -145,14 +145,17 @@ class Engine:
         while True:
             start, after = await self._start_of(chat, turn)
             used = self._seed(game, start, turn) if seed is None else seed
-            done = _resolved_on(start, resolved, seed, dice, cut, notes)
+            done = None if resolved is None else _resolved_on(start, resolved, seed, dice, cut,
+                                                               notes)
             if done is None:
                 done = await self._resolve(game, chat, turn, reply, start, Dice(used, dice), notes)
             try:
+                # positional, in field order (chat, turn, index, key, seed, reply, text,
+                # records, state): by keyword the row costs a quarter more
                 stored = await self.store.add_candidate(CandidateRow(
-                    chat=chat, turn=turn, index=-1, key=key, seed=used, reply=kept,
-                    text=done.text, records=Encoded(records_json(done.records)),
-                    state=self.stored_state(chat, done.state)), after)
+                    chat, turn, -1, key, used, kept, done.text,
+                    Encoded(records_json(done.records)), self.stored_state(chat, done.state)),
+                    after)
                 break
             except (StaleStart, GameError):
                 if after is None:

@@ -17,6 +17,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from middleware.items.stack_room import new_stacks_left
 from middleware.logs import enabled_for, get_logger
@@ -58,13 +59,13 @@ class ResolvedReply:
             log.info("tag", tag=record.tag, status=record.status, reason=record.reason, ms=ms)
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     """How far a reply's resolution has got: what its next item resolves against.
 
     ``start`` is the reply's start state (a reply starts a bounded number of stacks), ``goods``
     counts its inventory and loot tags so far (SPEC §1b), ``check`` is the last check read (where
-    it starts, its record): the only one a branch block read next can belong to."""
+    it starts, its record): the only one a branch block read next can belong to. A named tuple,
+    not a frozen dataclass: one is built per tag."""
 
     start: GameState
     state: GameState
@@ -146,7 +147,8 @@ def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
 def resolve_items(reading: Reading, items: Iterable[Item], ctx: Context) -> Step:
     """``items`` resolved one after the other from ``reading`` (``resolve_item``), as one step:
     the ``joined`` steps, gathered as they come. Prose is kept as it is with no step of its own
-    (half the items of a reply, each a step to build and join)."""
+    (half the items of a reply, each a step to build and join), and a tag's record and time are
+    gathered with no step built for it (most of the other half)."""
     kept: list[Segment] = []
     tag_records: list[Record] = []
     records: list[Record] = []
@@ -154,13 +156,19 @@ def resolve_items(reading: Reading, items: Iterable[Item], ctx: Context) -> Step
     for item in items:
         if isinstance(item, Text):
             kept.append(item)
-            continue
-        step = resolve_item(reading, item, ctx)
-        reading = step.reading
-        kept += step.kept
-        tag_records += step.tag_records
-        records += step.records
-        timings += step.timings
+        elif isinstance(item, Tag):  # a tag's step, its parts gathered with no Step built
+            reading, record, ms = _tag_resolved(reading, item, ctx)
+            kept.append(item)
+            tag_records.append(record)
+            records.append(record)
+            timings.append(ms)
+        else:
+            step = resolve_item(reading, item, ctx)
+            reading = step.reading
+            kept += step.kept
+            tag_records += step.tag_records
+            records += step.records
+            timings += step.timings
     return Step(reading, tuple(kept), tuple(tag_records), tuple(records), tuple(timings))
 
 
@@ -182,12 +190,18 @@ def resolve_item(reading: Reading, item: Item, ctx: Context) -> Step:
 
 
 def _tag_step(reading: Reading, tag: Tag, ctx: Context) -> Step:
+    after, record, ms = _tag_resolved(reading, tag, ctx)
+    return Step(after, (tag,), (record,), (record,), (ms,))
+
+
+def _tag_resolved(reading: Reading, tag: Tag, ctx: Context) -> tuple[Reading, Record, float]:
+    """One tag against ``reading``: the reading after it, its record and the milliseconds spent."""
     goods = reading.goods + (tag.name in GOODS_TAGS)
     started = time.perf_counter()
     state, record = _resolved_tag(tag, goods, reading.start, reading.state, ctx)
     ms = round((time.perf_counter() - started) * 1000, 3)
     check = (tag.start, record) if tag.name == "skill_check" else reading.check
-    return Step(Reading(reading.start, state, goods, check), (tag,), (record,), (record,), (ms,))
+    return Reading(reading.start, state, goods, check), record, ms
 
 
 def joined(steps: Sequence[Step]) -> Step:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from middleware.dice import Dice
 from middleware.records import Record
@@ -42,9 +42,10 @@ class Context:
     the reply's earlier tags started); ``resolve_reply`` sets it before each inventory and loot tag."""
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    """A resolver's answer: the state after the tag and the record of what happened."""
+class Resolution(NamedTuple):
+    """A resolver's answer: the state after the tag and the record of what happened.
+
+    A named tuple, not a frozen dataclass: one is built per tag."""
 
     state: GameState
     record: Record

@@ -140,7 +140,7 @@ def stored_as_given(row: CandidateRow, index: int) -> CandidateRow:
 
 
 def _as_stored(value: Any) -> Any:
-    return value if isinstance(value, Encoded | Parted) else clean_json(value)
+    return value if isinstance(value, (Encoded, Parted)) else clean_json(value)
 
 
 def decode_json(text: str) -> Any:

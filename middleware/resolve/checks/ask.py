@@ -49,10 +49,11 @@ def read_ask(tag: Tag) -> Ask | None:
     words = {w.lower() for w in tag.words} if tag.words else frozenset()
     mode = attrs.get("mode", "").strip().lower()
     leans = tuple(lean for lean in _LEANS if lean == mode or lean in words) if mode or words else ()
-    # The tag's attrs are handed on as they are: a Tag is never changed after parsing.
-    return Ask(skill=skill, who=_blank_none(attrs.get("who")), dc=dc,
-               difficulty=_blank_none(difficulty), with_=_blank_none(attrs.get("with")),
-               leans=leans, save_hint="save" in words, attrs=attrs, source=tag.raw)
+    # The tag's attrs are handed on as they are: a Tag is never changed after parsing. Positional,
+    # in field order (skill, who, dc, difficulty, with_, leans, save_hint, attrs, source): by
+    # keyword the ask costs twice as much.
+    return Ask(skill, _blank_none(attrs.get("who")), dc, _blank_none(difficulty),
+               _blank_none(attrs.get("with")), leans, "save" in words, attrs, tag.raw)
 
 
 def pick_difficulty(ask: Ask, resolution: AnyResolution, fallback: int,

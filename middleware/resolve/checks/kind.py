@@ -13,7 +13,6 @@ package ``__init__``, which imports the kinds).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from middleware.character.check import CheckSheet
@@ -30,9 +29,11 @@ if TYPE_CHECKING:
 __all__ = ["Kind", "OddsOf", "Roll", "Rolled", "game_ladder", "resolution_as"]
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """One check handed to a kind: what was asked, what the sheet gives, and where we stand."""
+class Roll(NamedTuple):
+    """One check handed to a kind: what was asked, what the sheet gives, and where we stand.
+
+    A named tuple, not a frozen dataclass: one is built per check (change one with ``_replace``).
+    """
 
     ask: Ask
     sheet: CheckSheet

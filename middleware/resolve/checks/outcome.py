@@ -9,7 +9,7 @@ the bare comparison decides and a forced result is a critical of its kind (CHK-S
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from middleware.resolve.checks.record import Critical
 from middleware.rules.common import Outcomes as OutcomesBlock
@@ -52,9 +52,10 @@ class Outcomes:
         return next((t for t in self.tiers if t.on == wanted), None)
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """What a check came to: success, the critical kind, and the tier it landed in."""
+class Verdict(NamedTuple):
+    """What a check came to: success, the critical kind, and the tier it landed in.
+
+    A named tuple, not a frozen dataclass: one is built per check."""
 
     success: bool
     critical: Critical | None = None
@@ -126,7 +127,7 @@ def _from_tier(tier: Tier) -> Verdict:
     critical: Critical | None = None
     if tier.critical:
         critical = "success" if tier.success else "failure"
-    return Verdict(success=tier.success, critical=critical, tier=tier)
+    return Verdict(tier.success, critical, tier)  # positional, in field order: half the cost
 
 
 def outcomes_from(model: OutcomesBlock | None) -> Outcomes | None:

@@ -90,7 +90,7 @@ def roll_with_overrides(kind: Kind, roll: Roll) -> Rolled:
     index = applying_override(ruleset.resolution.overrides, roll.sheet, roll.ask, view)
     if index is None:
         return kind(roll)
-    rolled = kind(replace(roll, ctx=replace(roll.ctx, ruleset=_overridden(ruleset, index))))
+    rolled = kind(roll._replace(ctx=replace(roll.ctx, ruleset=_overridden(ruleset, index))))
     return Rolled(_noted(rolled.record, ruleset.resolution.overrides[index]), rolled.state)
 
 

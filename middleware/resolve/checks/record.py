@@ -9,8 +9,8 @@ peer's dice cards keep working.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Literal
+from types import MappingProxyType
+from typing import Literal, NamedTuple
 
 from pydantic import Field
 
@@ -37,14 +37,17 @@ _FIELD = {"with": "with_", "from": "from_", "zeroDice": "zero_dice", "darkHighes
 _PLUS = frozenset({"bonus", "adjust"})
 _EXTRA_FIELDS = tuple((name, _FIELD.get(name, name)) for name in EXTRAS)
 
+NO_ATTRS: Mapping[str, str] = MappingProxyType({})
+"""The attributes of an ``Ask`` made with none: one shared mapping no one can change."""
 
-@dataclass(frozen=True, slots=True)
-class Ask:
+
+class Ask(NamedTuple):
     """What the GM wrote on one ``[skill_check:]``, read tolerantly (SPEC §1b, CHK-COMMON).
 
     ``dc`` is the written number (None when absent or unreadable), ``difficulty`` a rung label,
     ``leans`` every ``advantage``/``disadvantage`` the GM asked for (``mode=`` and bare words).
-    Anything else the tag carries is ignored here.
+    Anything else the tag carries is ignored here. A named tuple, not a frozen dataclass: one is
+    built per check (change one with ``_replace``).
     """
 
     skill: str
@@ -54,7 +57,7 @@ class Ask:
     with_: str | None = None
     leans: tuple[str, ...] = ()
     save_hint: bool = False
-    attrs: Mapping[str, str] = field(default_factory=dict)
+    attrs: Mapping[str, str] = NO_ATTRS
     """Every attribute the tag declared (lowercased keys): each kind reads its own from here."""
     source: str = ""
     """The tag exactly as the GM wrote it (the record's ``source``)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from middleware.cache import per_ruleset
@@ -41,20 +41,19 @@ class SumDice:
     faces: tuple[int, ...] | None = None
     open_high: int | None = None
     open_low: int | None = None
+    single: bool = field(init=False, repr=False, compare=False)
+    """Naturals, ``openEnded``, ``unmodified`` and the tier shift need a single die."""
+    label: str = field(init=False, repr=False, compare=False)
+    """The record's ``dice="NdS"``. Both worked out once: the dice are built once per ruleset,
+    and every check reads them."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "single", self.count == 1)
+        object.__setattr__(self, "label", f"{self.count}d{self.sides}")
 
     def value(self, face: int) -> int:
         """CHK-SUM-05: a face's value (``faces`` lowest first), else its own number."""
         return self.faces[face - 1] if self.faces else face
-
-    @property
-    def single(self) -> bool:
-        """Naturals, ``openEnded``, ``unmodified`` and the tier shift need a single die."""
-        return self.count == 1
-
-    @property
-    def label(self) -> str:
-        """The record's ``dice="NdS"``."""
-        return f"{self.count}d{self.sides}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ the room left under ``pool.max`` can hold, so nothing is paid for a die that wou
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from middleware.character.check import pool_value
 from middleware.resolve.checks.kind import Roll
@@ -46,7 +46,7 @@ def buy_dice(roll: Roll, resolution: SymbolPool, ability: int, rank: int) -> Pur
         if offer.points > fits:
             # Offer only what can be thrown: the rest is neither bought nor paid.
             attrs = {**roll.ask.attrs, "spend": f"{offer.pool}:{fits}"}
-            roll = replace(roll, ask=replace(roll.ask, attrs=attrs))
+            roll = roll._replace(ask=roll.ask._replace(attrs=attrs))
     bought = buy_spend(roll)
     return Purchase(dice=min(bought.dice, room), spend=bought.paid,
                     state=bought.paid_state(roll) if bought.character else None,
