@@ -34,7 +34,7 @@ from middleware.proxy.tree import ChatTree, Route
 from middleware.records import Record
 from middleware.stores.memory import MemoryStore
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
-from tests.proxy.conftest import TIMEOUT, FakeModel, Proxy, running_proxy
+from tests.proxy.conftest import TIMEOUT, FakeModel, Proxy, running_proxy, streamed_text
 
 SYSTEM = "You are the Game Master of the brass road."
 REPLIES = ('She haggles. [skill_check: skill="Haggle" dc="7"]',
@@ -112,16 +112,17 @@ def test_any_way_a_chat_ui_is_used_plays_the_turn_it_shows(actions: list[Action]
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ACTIONS.map(lambda actions: [a for a in actions if a[0] != "edit_prose"]),
-       st.booleans())
+       st.booleans(), st.booleans())
 def test_a_chat_shown_cards_over_http_plays_the_turn_it_shows(actions: list[Action],
-                                                              named: bool) -> None:
-    """The same through ``serve``'s app over HTTP with ``--display cards``: the UI holds the
-    replies as cards and sends them back so; its edits keep no tag to read (prose edits of cards
-    are left out: a card is no tag, so such a reply is read again as the text it now is)."""
+                                                              named: bool, stream: bool) -> None:
+    """The same through ``serve``'s app over HTTP with ``--display cards``, streamed or not: the
+    UI holds the replies as cards and sends them back so; its edits keep no tag to read (prose
+    edits of cards are left out: a card is no tag, so such a reply is read again as the text it
+    now is)."""
     async def play() -> None:
         games = GameConfig(brass(), party(brass(), BRASS_PARTY), seed=4)
         async with running_proxy(games, FakeModel(), options=CARDS) as proxy:
-            await _play(Served(proxy), actions, _named(named))
+            await _play(Served(proxy, stream), actions, _named(named))
     asyncio.run(play())
 
 
@@ -174,11 +175,13 @@ class Routed:
 
 
 class Served:
-    """Requests to ``serve``'s app over HTTP, ``--display cards``: the UI is shown cards."""
+    """Requests to ``serve``'s app over HTTP, ``--display cards``: the UI is shown cards, the
+    answers streamed or not."""
 
-    def __init__(self, proxy: Proxy) -> None:
+    def __init__(self, proxy: Proxy, stream: bool) -> None:
         self.proxy = proxy
         self.engine = proxy.engine
+        self.stream = stream
 
     async def answer(self, ui: Ui, reply: str) -> Played:
         return await self._asked(ui, reply, continuing=False)
@@ -191,12 +194,18 @@ class Served:
 
     async def _asked(self, ui: Ui, reply: str, *, continuing: bool) -> Played:
         self.proxy.model.replies.append(reply)
-        answer = await self.proxy.ask(ui.messages(continuing=continuing), headers=ui.headers)
-        assert 200 == answer.status_code, answer.text
-        body = answer.json()
-        chat = OPEN.chat(body["gm"]["chat"])  # the stored id of the chat the client was told
+        messages = ui.messages(continuing=continuing)
+        if self.stream:
+            chunks = await self.proxy.stream(messages, headers=ui.headers)
+            gm, shown = chunks[-1]["gm"], "".join(streamed_text(chunks))
+        else:
+            answer = await self.proxy.ask(messages, headers=ui.headers)
+            assert 200 == answer.status_code, answer.text
+            body = answer.json()
+            gm, shown = body["gm"], body["choices"][0]["message"]["content"]
+        chat = OPEN.chat(gm["chat"])  # the stored id of the chat the client was told
         # a Continue's answer names the joined candidate, not the one it extended
-        return Played(chat, body["gm"]["turn"], None, body["choices"][0]["message"]["content"])
+        return Played(chat, gm["turn"], None, shown)
 
 
 async def _play(table: Table, actions: list[Action], headers: dict[str, str]) -> None:
