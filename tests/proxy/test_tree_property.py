@@ -78,7 +78,6 @@ class Ui:
 
 
 Action = tuple[str, int]
-CARDS = ServeOptions(display="cards", timeout=TIMEOUT)
 _TABLES = itertools.count(1)
 """Each session's system prompt its own, so no two sessions share a chat."""
 
@@ -110,19 +109,22 @@ def test_any_way_a_chat_ui_is_used_plays_the_turn_it_shows(actions: list[Action]
     asyncio.run(play())
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ACTIONS.map(lambda actions: [a for a in actions if a[0] != "edit_prose"]),
-       st.booleans(), st.booleans())
-def test_a_chat_shown_cards_over_http_plays_the_turn_it_shows(actions: list[Action],
-                                                              named: bool, stream: bool) -> None:
-    """The same through ``serve``'s app over HTTP with ``--display cards``, streamed or not: the
-    UI holds the replies as cards and sends them back so; its edits keep no tag to read (prose
-    edits of cards are left out: a card is no tag, so such a reply is read again as the text it
-    now is)."""
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ACTIONS, st.booleans(), st.booleans(), st.sampled_from(["tags", "cards"]))
+def test_a_chat_over_http_plays_the_turn_it_shows(actions: list[Action], named: bool,
+                                                  stream: bool, display: str) -> None:
+    """The same through ``serve``'s app over HTTP, streamed or not, ``--display tags`` or
+    ``cards``: with cards the UI holds the replies as cards and sends them back so. A card is no
+    tag, so a reply shown as cards whose prose the player edits is read again as the text it now
+    is: with cards, prose edits are left out."""
+    if display == "cards":
+        actions = [a for a in actions if a[0] != "edit_prose"]
+
     async def play() -> None:
         games = GameConfig(brass(), party(brass(), BRASS_PARTY), seed=4)
-        async with running_proxy(games, FakeModel(), options=CARDS) as proxy:
-            await _play(Served(proxy, stream), actions, _named(named))
+        options = ServeOptions(display=display, timeout=TIMEOUT)
+        async with running_proxy(games, FakeModel(), options=options) as proxy:
+            await _play(Served(proxy, stream, cards=display == "cards"), actions, _named(named))
     asyncio.run(play())
 
 
@@ -175,13 +177,14 @@ class Routed:
 
 
 class Served:
-    """Requests to ``serve``'s app over HTTP, ``--display cards``: the UI is shown cards, the
-    answers streamed or not."""
+    """Requests to ``serve``'s app over HTTP, the answers streamed or not; with ``cards``
+    (``--display cards``) the UI is shown cards."""
 
-    def __init__(self, proxy: Proxy, stream: bool) -> None:
+    def __init__(self, proxy: Proxy, stream: bool, *, cards: bool) -> None:
         self.proxy = proxy
         self.engine = proxy.engine
         self.stream = stream
+        self.cards = cards
 
     async def answer(self, ui: Ui, reply: str) -> Played:
         return await self._asked(ui, reply, continuing=False)
@@ -190,7 +193,7 @@ class Served:
         return await self._asked(ui, more, continuing=True)
 
     def shown(self, text: str, records: Sequence[Record]) -> str:
-        return for_people(text, records)
+        return for_people(text, records) if self.cards else text
 
     async def _asked(self, ui: Ui, reply: str, *, continuing: bool) -> Played:
         self.proxy.model.replies.append(reply)
