@@ -110,19 +110,21 @@ def test_any_way_a_chat_ui_is_used_plays_the_turn_it_shows(actions: list[Action]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ACTIONS, st.booleans(), st.booleans(), st.sampled_from(["tags", "cards"]))
+@given(ACTIONS, st.booleans(), st.booleans(), st.sampled_from(["tags", "cards"]), st.booleans())
 def test_a_chat_over_http_plays_the_turn_it_shows(actions: list[Action], named: bool,
-                                                  stream: bool, display: str) -> None:
+                                                  stream: bool, display: str,
+                                                  tools: bool) -> None:
     """The same through ``serve``'s app over HTTP, streamed or not, ``--display tags`` or
-    ``cards``: with cards the UI holds the replies as cards and sends them back so. A card is no
-    tag, so a reply shown as cards whose prose the player edits is read again as the text it now
-    is: with cards, prose edits are left out."""
+    ``cards``, ``--tools`` or not (the model answering in text, its tags read as in tag mode):
+    with cards the UI holds the replies as cards and sends them back so. A card is no tag, so a
+    reply shown as cards whose prose the player edits is read again as the text it now is: with
+    cards, prose edits are left out."""
     if display == "cards":
         actions = [a for a in actions if a[0] != "edit_prose"]
 
     async def play() -> None:
         games = GameConfig(brass(), party(brass(), BRASS_PARTY), seed=4)
-        options = ServeOptions(display=display, timeout=TIMEOUT)
+        options = ServeOptions(display=display, timeout=TIMEOUT, tools=tools)
         async with running_proxy(games, FakeModel(), options=options) as proxy:
             await _play(Served(proxy, stream, cards=display == "cards"), actions, _named(named))
     asyncio.run(play())
