@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -32,9 +33,11 @@ from middleware.proxy.history import tags_key
 from middleware.proxy.inject import engine_records
 from middleware.proxy.tree import ChatTree, Route
 from middleware.records import Record
+from middleware.stores import open_store
 from middleware.stores.memory import MemoryStore
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
 from tests.proxy.conftest import TIMEOUT, FakeModel, Proxy, running_proxy, streamed_text
+from tests.stores.pg import fresh_schema
 
 SYSTEM = "You are the Game Master of the brass road."
 REPLIES = ('She haggles. [skill_check: skill="Haggle" dc="7"]',
@@ -127,6 +130,29 @@ def test_a_chat_over_http_plays_the_turn_it_shows(actions: list[Action], named: 
         options = ServeOptions(display=display, timeout=TIMEOUT, tools=tools)
         async with running_proxy(games, FakeModel(), options=options) as proxy:
             await _play(Served(proxy, stream, cards=display == "cards"), actions, _named(named))
+    asyncio.run(play())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ACTIONS, st.booleans(), st.sampled_from(["sqlite", "postgres"]))
+def test_the_same_on_the_stores_on_disk(actions: list[Action], named: bool, kind: str) -> None:
+    """The same routed over SQLite (a file) and PostgreSQL (a schema of its own), as ``serve``
+    runs on them."""
+    async def play() -> None:
+        if kind == "postgres":
+            async with fresh_schema() as url:
+                store = await open_store(url)
+                try:
+                    await _play(Routed(ChatTree(Engine(store))), actions, _named(named))
+                finally:
+                    await store.close()
+            return
+        with tempfile.TemporaryDirectory() as folder:
+            store = await open_store(f"sqlite:///{folder}/games.db")
+            try:
+                await _play(Routed(ChatTree(Engine(store))), actions, _named(named))
+            finally:
+                await store.close()
     asyncio.run(play())
 
 
