@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 from urllib.parse import quote
 
 from middleware.engine import Engine
@@ -37,7 +37,29 @@ from middleware.proxy.tree_index import Hold, PathIndex, Spot, family, root_of
 
 ID_HEADERS: Final = ("x-gm-chat", "x-openwebui-chat-id")
 
-_Score = tuple[int, int, int, bool, int, int, str, int]
+class _Score(NamedTuple):
+    """How well a history follows a chat; the better ranks higher (``rank``), field by field."""
+
+    matched: int
+    """Replies sent back that are candidates of the chat at their turns."""
+    players: int
+    """Player messages sent that are the stored turns' (a swipe changes which reply is selected,
+    never what the player wrote, and another chat may hold a reply the model wrote again)."""
+    kept: int
+    """Replies sent back that are the candidate selected at their turn."""
+    opening: bool
+    """Whether the chat's root is the one the history's opening names (a tie between two chats
+    that rolled the same and stored the same text goes to it)."""
+    nearer: int
+    """Minus the turn offset: a history is more likely sent whole than trimmed."""
+    shorter: int
+    """Minus the name's length: a chat before its branches."""
+    chat: str
+    offset: int
+
+    @property
+    def rank(self) -> tuple[int, int, int, bool, int, int]:
+        return self[:6]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,26 +116,21 @@ class ChatTree:
         """The stored chat of ``identity``'s the history follows furthest, and its turn offset."""
         if named:
             best = await self._best(history, [named], hashed, hold)
-            return (best[6], best[7]) if best else (None, 0)
+            return (best.chat, best.offset) if best else (None, 0)
         # The chat the history's opening names first: when it follows that chat's path all along,
         # no other can do better (a tie goes to it), and the others need not be read. Replies
         # many chats stored (the same dice on the same text) made every request read them all.
         best = await self._best(history, [hashed], hashed, hold)
         replies = len(history.replies())
-        if best is None or (best[0], best[2]) != (replies, replies):
+        if best is None or (best.matched, best.kept) != (replies, replies):
             others = sorted(self._roots_of(history, identity) - {hashed})
             best = await self._best(history, others, hashed, hold, best)
-        return (best[6], best[7]) if best else (None, 0)
+        return (best.chat, best.offset) if best else (None, 0)
 
     async def _best(self, history: History, roots: list[str], hashed: str, hold: Hold,
                     best: _Score | None = None) -> _Score | None:
         """The score of the chat among ``roots`` and their branches the history follows
-        furthest, if it beats ``best``: (replies matched, player messages as stored, replies on
-        its path, whether its root is ``hashed``, minus its turn offset, minus its name's length,
-        its name, its turn offset). The player's messages outrank the replies selected: a swipe
-        changes which reply is selected, never what the player wrote, and another chat may hold
-        a reply the model wrote word for word again. Past those, a history is more likely sent
-        whole than trimmed."""
+        furthest (``_Score``), if it beats ``best``."""
         for root in roots:
             for chat in await family(self.engine, root):
                 await self.index.seed(self.engine, chat, hold)
@@ -121,11 +138,9 @@ class ChatTree:
                 if aligned is None:
                     continue
                 offset, matched, kept, players = aligned
-                # on a tie (two chats that rolled the same stored the same text), the chat the
-                # history's opening names
-                score = (matched, players, kept, root == hashed, -offset, -len(chat), chat,
-                         offset)
-                best = score if best is None or score[:6] > best[:6] else best
+                score = _Score(matched, players, kept, root == hashed, -offset, -len(chat), chat,
+                               offset)
+                best = score if best is None or score.rank > best.rank else best
         return best
 
     def _roots_of(self, history: History, identity: Identity) -> set[str]:
