@@ -308,14 +308,18 @@ class Engine:
 
     async def state_after(self, chat: str, turn: int) -> GameState:
         """S(turn): the selected candidate's state (or S(turn-1)) with the turn's events applied."""
-        row = await self.store.get_turn(chat, turn) if turn > 0 else None
+        row = await self._turn_row(chat, turn)
         return await self._state_from(chat, turn, row)
 
     async def kept_after(self, chat: str, turn: int) -> tuple[GameState, int | None]:
         """S(turn) and the candidate selected at ``turn`` (None when none is), from one read of
         the turn: the GM's view needs both on every request."""
-        row = await self.store.get_turn(chat, turn) if turn > 0 else None
+        row = await self._turn_row(chat, turn)
         return await self._state_from(chat, turn, row), (row.selected if row else None)
+
+    async def _turn_row(self, chat: str, turn: int) -> TurnRow | None:
+        """Turn ``turn``'s row; None for turn 0 (the game's start) or a turn never started."""
+        return await self.store.get_turn(chat, turn) if turn > 0 else None
 
     async def _state_from(self, chat: str, turn: int, row: TurnRow | None) -> GameState:
         """``state_after`` with the turn's row read (None for turn 0 or a turn never started).
@@ -327,7 +331,7 @@ class Engine:
         while state is None:
             if turn > 0 and row is None:
                 turn -= 1
-                row = await self.store.get_turn(chat, turn) if turn > 0 else None
+                row = await self._turn_row(chat, turn)
                 continue
             selected = row.selected if row else None
             fingerprint = (selected, len(row.events) if row else 0)
@@ -339,7 +343,7 @@ class Engine:
                 state = await self._base_state(chat, turn, selected)
                 break
             turn -= 1
-            row = await self.store.get_turn(chat, turn) if turn > 0 else None
+            row = await self._turn_row(chat, turn)
         return await self._apply_walked(chat, state, walked)
 
     async def _apply_walked(self, chat: str, state: GameState,

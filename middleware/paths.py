@@ -69,7 +69,8 @@ async def extend(engine: Engine, chat: str, turn: int, candidate: int, more: str
     seed = continue_seed(base.seed, turn)
     if (found := await engine.store.find_candidate(chat, turn, key)) is not None:
         return _extended(found, base)
-    done = resolved or (await extender(engine, chat, turn, candidate, seed, base))(more)
+    done = resolved if resolved is not None \
+        else (await extender(engine, chat, turn, candidate, seed, base))(more)
     records = (*(record_from_json(r) for r in base.records), *done.records, *notes)
     kept = bounded(more, room(base.reply))[0]  # the joined reply stays within the limit
     stored = await _store(engine, chat, turn, key, seed, base.reply + kept,

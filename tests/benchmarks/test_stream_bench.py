@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from middleware.engine import Engine, Processed
@@ -66,13 +66,20 @@ def _timed(run: Callable[[], object]) -> float:
     return time.process_time() - started
 
 
-def test_streaming_against_one_whole_reply_resolve(benchmark: Any) -> None:
-    figures = benchmark.pedantic(lambda: asyncio.run(_measure()), rounds=1, iterations=1)
+def _reported(benchmark: Any, measure: Callable[[], Awaitable[dict[str, Any]]],
+              line: Callable[[dict[str, Any], int], str]) -> None:
+    """``measure`` run once as the benchmark, its figures kept in ``extra_info`` and printed a
+    line per size (``line``), with its ratio."""
+    figures = benchmark.pedantic(lambda: asyncio.run(measure()), rounds=1, iterations=1)
     benchmark.extra_info.update(figures)
     for tags, ratio in figures["ratios"].items():
-        print(f"\n{tags:>3} tags: whole {figures['whole_ms'][tags]:.2f} ms, "
-              f"streamed {figures['stream_ms'][tags]:.2f} ms, {ratio:.2f}×", end="")
+        print(f"\n{tags:>3} tags: {line(figures, tags)}, {ratio:.2f}×", end="")
     print()
+
+
+def test_streaming_against_one_whole_reply_resolve(benchmark: Any) -> None:
+    _reported(benchmark, _measure, lambda figures, tags: (
+        f"whole {figures['whole_ms'][tags]:.2f} ms, streamed {figures['stream_ms'][tags]:.2f} ms"))
 
 
 async def _measure() -> dict[str, Any]:
@@ -105,12 +112,9 @@ async def _measure() -> dict[str, Any]:
 
 
 def test_the_store_at_the_end_of_a_stream(benchmark: Any) -> None:
-    figures = benchmark.pedantic(lambda: asyncio.run(_measure_store()), rounds=1, iterations=1)
-    benchmark.extra_info.update(figures)
-    for tags, ratio in figures["ratios"].items():
-        print(f"\n{tags:>3} tags: stored resolving again {figures['again_ms'][tags]:.2f} ms, "
-              f"from the stream's reading {figures['read_ms'][tags]:.2f} ms, {ratio:.2f}×", end="")
-    print()
+    _reported(benchmark, _measure_store, lambda figures, tags: (
+        f"stored resolving again {figures['again_ms'][tags]:.2f} ms, "
+        f"from the stream's reading {figures['read_ms'][tags]:.2f} ms"))
 
 
 async def _measure_store() -> dict[str, Any]:
