@@ -10,6 +10,9 @@ memory (``--chats``), over four times its index of stored replies (16 × ``--cha
 200 chats played at once are more than that index holds, so chats are let go and read back while
 their requests route.
 
+Each slot has an HTTP client of its own, as each player has (``players``): one client's pool
+shared by all the slots cost the test's own process more than the servers it measured.
+
 The same waves are first played against the fake upstream directly, then through a proxy that
 does nothing (``passthrough``, the floor of the stack ``serve`` runs on), so the throughput through
 the proxy is printed beside the upstream's own and the floor's, measured in one run.
@@ -33,6 +36,8 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,22 +105,36 @@ async def one(http: httpx.AsyncClient, messages: list[dict[str, Any]]) -> str:
     return "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
 
 
-async def wave(http: httpx.AsyncClient, slots: list[Slot]) -> list[Played]:
-    """Every slot plays its next turn at once: the player speaks, the reply is kept."""
+@asynccontextmanager
+async def players(url: str, count: int) -> AsyncIterator[list[httpx.AsyncClient]]:
+    """A client of its own for each of ``count`` slots, as each player has: one pool shared by
+    200 streams at once costs httpx work in the number of connections at every request and
+    every response's end (its pool looks at each connection), which made the test's own process
+    the bottleneck, and the more so the slower the server answered."""
+    limits = httpx.Limits(max_connections=1, keepalive_expiry=1.0)  # below the server's 5 s
+    async with AsyncExitStack() as stack:
+        yield [await stack.enter_async_context(
+            httpx.AsyncClient(base_url=url, timeout=120.0, limits=limits)) for _ in range(count)]
+
+
+async def wave(http: list[httpx.AsyncClient], slots: list[Slot]) -> list[Played]:
+    """Every slot plays its next turn at once, each with its client: the player speaks, the
+    reply is kept."""
     sent = [slot.next_message() for slot in slots]
-    texts = await asyncio.gather(*(one(http, messages) for messages in sent))
+    texts = await asyncio.gather(*(one(client, messages)
+                                   for client, messages in zip(http, sent, strict=True)))
     for slot, text in zip(slots, texts, strict=True):
         slot.messages.append({"role": "assistant", "content": text})
     return [Played(messages[:2], len(messages) // 2, text)
             for messages, text in zip(sent, texts, strict=True)]
 
 
-async def played_through(url: str, waves: int, limits: httpx.Limits) -> float:
+async def played_through(url: str, waves: int) -> float:
     """Seconds ``waves`` waves of new slots take against ``url``, a server that stores nothing
     (the upstream itself, or the pass-through in front of it)."""
     slots = [Slot(n) for n in range(CONCURRENCY)]
     loop = asyncio.get_running_loop()
-    async with httpx.AsyncClient(base_url=url, timeout=120.0, limits=limits) as http:
+    async with players(url, len(slots)) as http:
         began = loop.time()
         for _ in range(waves):
             await wave(http, slots)
@@ -146,8 +165,6 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     waves = REQUESTS // CONCURRENCY
     store = f"sqlite:///{tmp_path / 'load.db'}"
     port, upstream_port = free_port(), free_port()
-    limits = httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=CONCURRENCY,
-                          keepalive_expiry=1.0)  # below the server's 5 s: never reuse one it closed
     upstream_url = f"http://127.0.0.1:{upstream_port}"
     with open(tmp_path / "upstream.log", "wb") as log:
         upstream = await asyncio.create_subprocess_exec(
@@ -157,11 +174,11 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     played: list[Played] = []
     try:
         await started(upstream_url)
-        took_direct = await played_through(upstream_url, waves, limits)
+        took_direct = await played_through(upstream_url, waves)
         floor_port = free_port()
         async with running(floor_port, "-m", "tests.benchmarks.passthrough", str(floor_port),
                            upstream_url, log=tmp_path / "passthrough.log"):
-            took_floor = await played_through(f"http://127.0.0.1:{floor_port}", waves, limits)
+            took_floor = await played_through(f"http://127.0.0.1:{floor_port}", waves)
         with open(tmp_path / "serve.log", "wb") as log:
             server = await asyncio.create_subprocess_exec(
                 *serve_command(),
@@ -172,14 +189,14 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
             url = f"http://127.0.0.1:{port}"
             await started(url)
             slots = [Slot(n) for n in range(CONCURRENCY)]
-            async with httpx.AsyncClient(base_url=url, timeout=120.0, limits=limits) as http:
+            async with players(url, len(slots)) as http:
                 began = loop.time()
                 memory = []
                 for number in range(1, waves + 1):
                     played += await wave(http, slots)
                     memory.append(resident_mb(server.pid))
                     if TRACE:
-                        await traced(http, number)
+                        await traced(http[0], number)
                 took = loop.time() - began
         finally:
             server.terminate()
