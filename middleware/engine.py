@@ -136,7 +136,7 @@ class Engine:
 
         ``resolved``: ``reply`` already resolved whole with ``seed``'s dice from a start state
         (a streamed reply's own reading, ``ReplyStream.for_store``), given with that state. It is
-        stored as it is when that state is the very S(turn-1) the candidate is resolved on (so
+        stored as it is when that state is the S(turn-1) the candidate is resolved on (so
         resolving again would give it back); else the reply is resolved here."""
         game = await self.game(chat)
         kept, cut = bounded(reply)  # what was resolved is what is kept
@@ -403,9 +403,14 @@ def _resolved_on(start: GameState, resolved: tuple[GameState, ResolvedReply] | N
                  seed: int | None, dice: Sequence[int], cut: bool,
                  notes: Sequence[Record]) -> ResolvedReply | None:
     """``resolved``'s reply, with ``notes`` after its records, when it stands for what
-    ``_resolve`` would make on ``start``: made on that very state, with the given seed's own dice
-    (none scripted) and the whole reply (none cut). Else None."""
-    if resolved is None or resolved[0] is not start or seed is None or dice or cut:
+    ``_resolve`` would make on ``start``: made on that state, with the given seed's own dice
+    (none scripted) and the whole reply (none cut). Else None.
+
+    The state is nearly always the very object (the engine still holds it); one read back from
+    the store since (the chat let go while its reply streamed, or played by another worker) is
+    compared by value, which costs far less than resolving the reply again."""
+    if resolved is None or seed is None or dice or cut or \
+            (resolved[0] is not start and resolved[0] != start):
         return None
     done = resolved[1]
     if notes:

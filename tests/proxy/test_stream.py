@@ -334,6 +334,37 @@ async def test_a_reading_made_on_a_start_that_no_longer_stands_is_not_stored() -
     assert 'now="2"' in done.text
 
 
+async def test_a_reading_made_on_a_start_read_back_equal_is_stored_as_read() -> None:
+    """The engine lets the chat's states go while its reply streams (more chats in play than it
+    keeps, or another worker's turns): the store reads S(1) back as a new object. It is the state
+    the stream read on, so the stream's reading is stored, not resolved again, and it is byte for
+    byte the whole reply resolved on that state."""
+    engine = Engine(MemoryStore(), chats=1)
+    for chat in ("chat", "other"):
+        await engine.create_game(chat, hearth().ruleset, [ADA], seed=3)
+        await engine.user(chat, 1, "Go.")
+    await engine.process("chat", 1, f"First. {ROPE}", seed=SEED)
+    await engine.user("chat", 2, "On.")
+    preview = await engine.previewer("chat", 2, SEED)
+    stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")))
+    reply = f"She climbs. {CHECK} Then {ROPE} more."
+    for piece in cut(reply, 6):
+        stream.feed(piece)
+    read = stream.finished()
+    assert read is not None
+    for turn in range(1, 6):  # the other chat's turns push this chat's states out
+        await engine.process("other", turn, f"Elsewhere. {CHECK}", seed=SEED)
+        await engine.user("other", turn + 1, "On.")
+    with whole_resolves() as resolved_again:
+        done = await engine.process("chat", 2, stream.reply, seed=SEED,
+                                    resolved=(preview.start, read))
+    whole = (await engine.previewer("chat", 2, SEED))(reply)
+    assert [] == resolved_again
+    assert (whole.text, _json(whole.records), model_json(whole.state)) == \
+        (done.text, _json(done.records), model_json(done.state))
+    assert 'now="2"' in done.text
+
+
 async def test_a_continue_streams_each_check_with_the_dice_it_is_stored_with() -> None:
     """A Continue adding three checks to a stored candidate, streamed a check at a time: each goes
     out as it closes, and what was sent is exactly the addition stored (its own dice, thrown on
