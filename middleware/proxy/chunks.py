@@ -63,13 +63,34 @@ def _first_choice(choices: list[Any]) -> dict[str, Any] | None:
     return next((c for c in choices if isinstance(c, dict) and c.get("index", 0) == 0), None)
 
 
+def _text_alone(chunk: dict[str, Any]) -> str | None:
+    """The text of a chunk that carries text alone (nearly every chunk of a reply): what
+    ``piece_of`` reads as a piece with that content and nothing else, found with a few look-ups
+    rather than a piece made. None for any other chunk."""
+    choices = chunk.get("choices")
+    if not isinstance(choices, list) or not choices or chunk.get("usage") is not None:
+        return None
+    first = choices[0]
+    if not isinstance(first, dict) or first.get("index", 0) != 0 \
+            or first.get("finish_reason") is not None:
+        return None
+    delta = first.get("delta")
+    if not isinstance(delta, dict) or not _TEXT_KEYS.issuperset(delta):
+        return None
+    content = delta.get("content")
+    return content if isinstance(content, str) else ""
+
+
 def pieces_of(read: list[dict[str, Any]]) -> list[Piece]:
     """The chunks of one read as few pieces as keep their order: chunks whose other fields are
     text (``reasoning_content``...) are joined, field by field; a chunk carrying anything else (a
     tool call) is a piece of its own, so its deltas go on as the upstream wrote them."""
     out: list[Piece] = []
-    joined: list[Piece] = []
+    joined: list[Piece | str] = []  # a chunk of text alone is its text
     for chunk in read:
+        if (text := _text_alone(chunk)) is not None:
+            joined.append(text)
+            continue
         piece = piece_of(chunk)
         if not piece.others or all(isinstance(v, str) for v in piece.others.values()):
             joined.append(piece)
@@ -83,14 +104,16 @@ def pieces_of(read: list[dict[str, Any]]) -> list[Piece]:
     return out
 
 
-def _joined(pieces: list[Piece]) -> Piece:
-    if len(pieces) == 1:
-        return pieces[0]
+def _joined(joined: list[Piece | str]) -> Piece:
+    if len(joined) == 1:
+        return Piece(content=joined[0]) if isinstance(joined[0], str) else joined[0]
+    pieces = [p for p in joined if not isinstance(p, str)]
     others: dict[str, Any] = {}
     for piece in pieces:
         for key, value in piece.others.items():
             others[key] = others.get(key, "") + value
-    return Piece(content="".join(p.content for p in pieces), others=others,
+    return Piece(content="".join([p if isinstance(p, str) else p.content for p in joined]),
+                 others=others,
                  finish=next((p.finish for p in reversed(pieces) if p.finish), None),
                  usage=next((p.usage for p in reversed(pieces) if p.usage is not None), None))
 

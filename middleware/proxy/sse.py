@@ -34,10 +34,7 @@ class EventReader:
 
     def feed(self, data: bytes) -> list[bytes]:
         """The data of every event ``data`` completes, in order."""
-        buffer = self._rest + data
-        held = buffer[-1:] == b"\r"  # maybe the first half of a CRLF
-        *lines, rest = _LINE_END.split(buffer[:-1] if held else buffer)
-        self._rest = rest + b"\r" if held else rest
+        lines = self._lines(self._rest + data)
         if len(self._rest) > MAX_EVENT:
             raise EventTooLong(f"a line longer than {MAX_EVENT} bytes")
         events: list[bytes] = []
@@ -46,15 +43,29 @@ class EventReader:
                 if self._data:
                     events.append(b"\n".join(self._data))
                     self._data, self._size = [], 0
+            elif line[:6] == b"data: ":  # the field as servers write it: read once per event
+                self._add(line[6:])
             elif line.startswith(b"data"):
                 self._field(line)
         return events
+
+    def _lines(self, buffer: bytes) -> list[bytes]:
+        """The lines ``buffer`` ends; what follows the last line end is kept for the next read."""
+        if b"\r" not in buffer:  # the usual stream, LF alone: split without the pattern
+            *lines, self._rest = buffer.split(b"\n")
+            return lines
+        held = buffer[-1:] == b"\r"  # maybe the first half of a CRLF
+        *lines, rest = _LINE_END.split(buffer[:-1] if held else buffer)
+        self._rest = rest + b"\r" if held else rest
+        return lines
 
     def _field(self, line: bytes) -> None:
         name, colon, value = line.partition(b":")
         if name != b"data":
             return  # another field whose name starts with "data"
-        value = value[1:] if colon and value[:1] == b" " else value
+        self._add(value[1:] if colon and value[:1] == b" " else value)
+
+    def _add(self, value: bytes) -> None:
         self._size += len(value) + 1
         if self._size > MAX_EVENT:
             raise EventTooLong(f"an event longer than {MAX_EVENT} bytes")

@@ -22,27 +22,35 @@ STREAM = ("data: {\"a\": 1}\r\n\r\n"
 EVENTS = [b'{"a": 1}', '{"b": "Ada\u2028and\u0085Bram"}'.encode(), b"first line\nsecond line",
           b"no space", b"[DONE]"]
 
+LF_STREAM = STREAM.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+"""The same events with LF alone, as most servers end lines (read without the line pattern)."""
+STREAMS = pytest.mark.parametrize("stream", [STREAM, LF_STREAM], ids=["cr-crlf-lf", "lf"])
 
-def read_in(cuts: list[int]) -> list[bytes]:
+
+def read_in(cuts: list[int], stream: bytes = STREAM) -> list[bytes]:
     reader = EventReader()
-    bounds = [0, *sorted(set(cuts)), len(STREAM)]
+    bounds = [0, *sorted(set(cuts)), len(stream)]
     events: list[bytes] = []
     for start, end in itertools.pairwise(bounds):
-        events.extend(reader.feed(STREAM[start:end]))
+        events.extend(reader.feed(stream[start:end]))
     return events
 
 
-def test_a_stream_read_whole_gives_each_event_once() -> None:
-    assert EVENTS == read_in([])
+@STREAMS
+def test_a_stream_read_whole_gives_each_event_once(stream: bytes) -> None:
+    assert EVENTS == read_in([], stream)
 
 
-@given(st.lists(st.integers(min_value=1, max_value=len(STREAM) - 1), max_size=20))
-def test_wherever_the_reads_cut_the_stream_the_events_are_the_same(cuts: list[int]) -> None:
-    assert EVENTS == read_in(cuts)
+@STREAMS
+@given(cuts=st.lists(st.integers(min_value=1, max_value=len(LF_STREAM) - 1), max_size=20))
+def test_wherever_the_reads_cut_the_stream_the_events_are_the_same(stream: bytes,
+                                                                   cuts: list[int]) -> None:
+    assert EVENTS == read_in(cuts, stream)
 
 
-def test_every_cut_between_two_bytes_gives_the_same_events() -> None:
-    assert all(EVENTS == read_in([cut]) for cut in range(1, len(STREAM)))
+@STREAMS
+def test_every_cut_between_two_bytes_gives_the_same_events(stream: bytes) -> None:
+    assert all(EVENTS == read_in([cut], stream) for cut in range(1, len(stream)))
 
 
 def test_an_event_that_never_ends_is_refused_once_past_the_bound() -> None:
