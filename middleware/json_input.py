@@ -9,10 +9,12 @@ everything else exactly as ``json.loads`` does.
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
-from typing import NoReturn
+from typing import Final, NoReturn
 
+import orjson
 from pydantic import JsonValue
 
 MAX_DEPTH = 128
@@ -50,6 +52,36 @@ def read_json(raw: bytes | str, what: str = "the JSON") -> JsonValue:
         raise JsonInputError(f"{what} is not JSON: {exc}") from exc
     if raw.count("[") + raw.count("{") > MAX_DEPTH and _deeper_than_allowed(value):
         raise _too_deep(what)
+    return value
+
+
+_LONG_NUMBER: Final = b"0" * 19
+"""A run of digits orjson may read otherwise than ``json`` (an integer past 64 bits becomes a
+float), found in the text with every digit written as 0 (``_AS_ZEROS``; a pattern, ``\\d{19}``,
+cost twice what orjson takes to read a streamed chunk)."""
+_AS_ZEROS: Final = bytes.maketrans(b"123456789", b"000000000")
+
+
+def read_object_fast(raw: bytes) -> JsonObject | None:
+    """The object ``clean_json(read_json(raw))`` gives (``middleware.text``), read by orjson; None
+    where ``raw`` is no JSON object or orjson might read it otherwise: the caller then reads it
+    the exact way, which says what is wrong with it when something is.
+
+    orjson refuses what ``read_json`` refuses (bytes not UTF-8, a byte order mark, ``NaN``,
+    ``1e400``, nesting past its own bound) and a lone surrogate, which ``clean_json`` would
+    replace; it joins a pair written as two escapes, as ``clean_json`` does. What it reads
+    otherwise is an integer past 64 bits, so text with 19 digits in a row goes the exact way; an
+    object it reads nesting past ``MAX_DEPTH`` goes that way to be refused. Request bodies and
+    streamed chunks are nearly all read here, several times faster."""
+    if raw[:3] == codecs.BOM_UTF8 or _LONG_NUMBER in raw.translate(_AS_ZEROS):
+        return None
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(value, dict) or (raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+                                       and _deeper_than_allowed(value)):
+        return None
     return value
 
 

@@ -19,7 +19,7 @@ from typing import Any, Final
 from pydantic import JsonValue
 
 from middleware.errors import RequestError
-from middleware.json_input import JsonInputError, read_json
+from middleware.json_input import JsonInputError, read_json, read_object_fast
 from middleware.text import MAX_CANDIDATE_CHARS, clean_json
 
 CHAT_HEADER: Final = "x-gm-chat"
@@ -51,12 +51,9 @@ class ChatRequest:
 
 def read_request(raw: bytes) -> ChatRequest:
     """The request, or ``RequestError`` saying what is wrong with it."""
-    try:  # bounded JSON, every lone surrogate replaced (middleware.text)
-        body = clean_json(read_json(raw, "the body"))
-    except JsonInputError as exc:
-        raise RequestError(str(exc)) from exc
-    if not isinstance(body, dict):
-        raise RequestError("the body must be a JSON object")
+    body = read_object_fast(raw)
+    if body is None:
+        body = _body_read_exactly(raw)
     listed = body.get("messages")
     if not isinstance(listed, list) or not listed:
         raise RequestError("'messages' must be a non-empty list")
@@ -70,6 +67,18 @@ def read_request(raw: bytes) -> ChatRequest:
         raise RequestError("the messages hold no player ('user') message")
     model = body.get("model")
     return ChatRequest(body, messages, stream, model if isinstance(model, str) else "")
+
+
+def _body_read_exactly(raw: bytes) -> dict[str, JsonValue]:
+    """The body as ``read_json`` reads it, every lone surrogate replaced (``middleware.text``),
+    or ``RequestError`` saying what is wrong with it."""
+    try:
+        body = clean_json(read_json(raw, "the body"))
+    except JsonInputError as exc:
+        raise RequestError(str(exc)) from exc
+    if not isinstance(body, dict):
+        raise RequestError("the body must be a JSON object")
+    return body
 
 
 def _message(index: int, message: JsonValue) -> Message:

@@ -35,7 +35,7 @@ import aiohttp
 import orjson
 
 from middleware.errors import UpstreamError
-from middleware.json_input import MAX_DEPTH, JsonInputError, read_json
+from middleware.json_input import JsonInputError, read_json, read_object_fast
 from middleware.logs import get_logger
 from middleware.proxy.sse import EventReader, EventTooLong
 from middleware.text import clean_json
@@ -88,12 +88,6 @@ past it, the connection is closed rather than kept."""
 MAX_DRAINED: Final = 64 * 1024
 """The most bytes read after ``[DONE]`` to keep the connection; past it, it is closed."""
 
-_LONG_NUMBER: Final = b"0" * 19
-"""A run of digits orjson may read otherwise than ``json`` (an integer past 64 bits becomes a
-float), found in an event with every digit written as 0 (``_AS_ZEROS``): such an event is read
-by ``read_json``, which keeps it exact. (A pattern, ``\\d{19}``, cost twice what orjson takes
-to read the event.)"""
-_AS_ZEROS: Final = bytes.maketrans(b"123456789", b"000000000")
 
 _LOGGED_TEXT: Final = 300
 """How much of an upstream error body goes into the log (never to the client)."""
@@ -290,18 +284,10 @@ async def _drained(bodies: AsyncIterator[bytes]) -> None:
 
 
 def _chunk(event: bytes) -> dict[str, Any]:
-    """An event's JSON object: by orjson, or by ``read_json`` (bounded, lone surrogates
-    replaced, every integer exact) for what orjson refuses or might read otherwise."""
-    if event.count(b"[") + event.count(b"{") <= MAX_DEPTH \
-            and _LONG_NUMBER not in event.translate(_AS_ZEROS):
-        try:
-            value = orjson.loads(event)  # refuses lone surrogates, NaN, and bytes not UTF-8
-        except orjson.JSONDecodeError:
-            pass
-        else:
-            if isinstance(value, dict):
-                return value
-    return _json_object(event.decode(errors="replace"))
+    """An event's JSON object: by orjson where it reads it exactly (``read_object_fast``), else
+    by ``read_json`` (bounded, lone surrogates replaced, every integer exact)."""
+    value = read_object_fast(event)
+    return value if value is not None else _json_object(event.decode(errors="replace"))
 
 
 def failed(exc: BaseException) -> UpstreamError:

@@ -19,8 +19,9 @@ from typer.testing import CliRunner
 
 from middleware.cli.app import app
 from middleware.cli.replay import UNREADABLE
-from middleware.json_input import JsonInputError, read_json
+from middleware.json_input import JsonInputError, read_json, read_object_fast
 from middleware.rules.load import validate_ruleset
+from middleware.text import clean_json
 from tests.conftest import ROOT
 from tests.items.inventory_helpers import bram, juno, reply, state_of
 from tests.proxy.conftest import FakeModel, hearth, running_proxy
@@ -149,6 +150,42 @@ def test_read_json_reads_any_json_as_json_loads_does(value: object, ascii_only: 
     read = read_json(raw)
     assert json.dumps(expected, sort_keys=True) == json.dumps(read, sort_keys=True)
     assert _types(expected) == _types(read)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON_VALUES | st.dictionaries(st.text(), _JSON_VALUES, max_size=4), st.booleans())
+def test_the_fast_read_is_the_exact_read_or_steps_aside(value: object, ascii_only: bool) -> None:
+    """Request bodies and streamed chunks are read by orjson where it reads them exactly
+    (``read_object_fast``): any JSON object, written either way, with integers past 64 bits,
+    floats, surrogate pairs and lone surrogates, reads as ``clean_json(read_json(...))`` reads
+    it, value and types, or is left to that exact read (None); an object with no long number and
+    no lone surrogate is read fast. Any other value is left to the exact read."""
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    if not ascii_only and _has_lone_surrogate(text):
+        text = json.dumps(value)  # written raw, a lone surrogate is not UTF-8: escaped instead
+    raw = text.encode()
+    exact = clean_json(read_json(raw))
+    fast = read_object_fast(raw)
+    if not isinstance(exact, dict):
+        assert fast is None  # a request body or a chunk is an object: anything else is refused
+        return
+    if fast is None:
+        assert b"0" * 19 in raw.translate(bytes.maketrans(b"123456789", b"0" * 9)) \
+            or _has_lone_surrogate(json.dumps(json.loads(text), ensure_ascii=False))
+        return
+    assert json.dumps(exact, sort_keys=True) == json.dumps(fast, sort_keys=True)
+    assert _types(exact) == _types(fast)
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"a": NaN}', b'{"a": [1e400]}', b'{"a": ' + b"[" * 200 + b"]" * 200 + b"}",
+    b'{"a": ' + b"1" * 500 + b"}", b"\xef\xbb\xbf{}", b'{"a": "\xff"}', b'{"a": "\\ud800"}',
+    b'{"a": 1180591620717411303424}', b'{"a": 1,}', b"[{}]", b'"text"'])
+def test_what_the_exact_read_refuses_or_reads_otherwise_is_left_to_it(raw: bytes) -> None:
+    """Past a bound, not UTF-8, a lone surrogate, an integer past 64 bits, not JSON, not an
+    object: the fast read steps aside, so the exact read refuses it with its reason, or reads it
+    exactly."""
+    assert read_object_fast(raw) is None
 
 
 def _has_lone_surrogate(text: str) -> bool:
