@@ -82,7 +82,8 @@ class Prepared:
 
 def prepare(text_lines: Iterable[str], base: Path | None = None) -> Prepared:
     """Read and validate every line, the ruleset and the party before anything is stored."""
-    lines = read_lines(text_lines)
+    with _collector_paused():
+        lines = read_lines(text_lines)
     number, game = lines[0]
     assert isinstance(game, GameLine)
     ruleset = _ruleset(game.ruleset, base, number)
@@ -101,6 +102,22 @@ async def replay(prepared: Prepared, engine: Engine) -> AsyncGenerator[Step, Non
         with _collector_skips_what_is_held():
             async for step in _replay(prepared, engine):
                 yield step
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No garbage collection while the lines are read: each line is a few objects, in no cycle,
+    all of them kept, so a collection would only walk them, and reading 20,000 lines set off
+    full collections of everything the process holds (left as it is when the collector is off;
+    the replay then keeps them out of its sight, ``_collector_skips_what_is_held``)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @contextmanager

@@ -1,4 +1,5 @@
-"""A replay leaves the garbage collector as it found it: the objects it froze for its run are
+"""Reading and replaying a transcript leave the garbage collector as they found it: it is on
+again once the lines are read (read well or not), the objects a replay froze for its run are
 given back when it ends, whether it ends well or stops on a bad line, and a process that froze
 objects of its own keeps them frozen."""
 
@@ -52,3 +53,23 @@ async def test_what_the_process_froze_stays_frozen() -> None:
     gc.freeze()
     assert 2 == await _played([GAME, *TURN])
     assert not any(held is mine for held in gc.get_objects())  # still frozen: out of its sight
+
+
+def test_reading_a_transcript_leaves_the_collector_on() -> None:
+    prepare([GAME, *TURN])
+    assert gc.isenabled()
+
+
+def test_reading_a_transcript_leaves_the_collector_off_when_it_was() -> None:
+    gc.disable()
+    try:
+        prepare([GAME, *TURN])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_reading_a_bad_transcript_leaves_the_collector_on() -> None:
+    with pytest.raises(TranscriptError):
+        prepare([GAME, *TURN, json.dumps({"type": "gm", "text": "x", "extra": 1})])
+    assert gc.isenabled()
