@@ -97,6 +97,34 @@ class Record(BaseModel):
         return record
 
     @classmethod
+    def template(cls, **fields: object) -> dict[str, object]:
+        """Every field's value in field order, the defaults with ``fields`` over them: what a
+        kind works out once for many records (``trusted_values`` takes it with each record's own
+        values over it)."""
+        return {**(cls.__dict__.get("_defaults") or cls._learn_defaults()), **fields}
+
+    @classmethod
+    def trusted_values(cls, values: dict[str, object], given: frozenset[str]) -> Self:
+        """``trusted(**{name: values[name] for name in given})``, from ``values``, a ``template``
+        with the record's own values over it, taken as the record's fields: no keyword
+        arguments are gathered and no defaults merged on each record. A field with a default
+        factory not in ``given`` gets a new value, as with ``trusted``."""
+        for name, factory in cls._factories:
+            if name not in given:
+                values[name] = factory()
+        record = object.__new__(cls)
+        object.__setattr__(record, "__dict__", values)
+        object.__setattr__(record, "__pydantic_fields_set__", set(given))
+        object.__setattr__(record, "__pydantic_extra__", None)
+        object.__setattr__(record, "__pydantic_private__", None)
+        if VERIFY_TRUSTED:
+            fields = {name: values[name] for name in given}
+            checked = cls(**fields)
+            if checked != record or list(checked.__dict__) != list(values):
+                raise AssertionError(f"{cls.__name__}.trusted_values({fields}) is not {checked!r}")
+        return record
+
+    @classmethod
     def _learn_defaults(cls) -> dict[str, object]:
         """Every field's default, in field order, kept on the class; a default factory is called
         per record instead (``_factories``)."""

@@ -42,45 +42,57 @@ def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, ladder: tuple[Rung, ...
     difficulty = pick_difficulty(ask, resolution, rules.default_dc, ladder)
     leans = (*ask.leans, *(lean for lean, _ in sheet.leans)) if sheet.leans else ask.leans
     mode = settle_mode(leans, rules.advantage) if leans else "normal"
-    check, chance = _sum_check(rules, sheet, difficulty.dc, mode)
+    check, template = _sum_check(rules, sheet, difficulty.dc, mode, resolution)
     roll = roll_sum(check, ctx.dice)
     verdict = judge(rules.outcomes, total=roll.total, needed=check.dc, forced=roll.forced,
                     natural=roll.natural)
-    effects, sources = changes_of(sheet, resolution)  # ITM-CHECK-15, written once here
-    return CheckRecord.trusted(
-        status="resolved", skill=ask.skill, who=ask.who, dc=check.dc, rolls=list(roll.rolls),
-        used=roll.used, modifier=roll.total - roll.used, total=roll.total,
-        success=verdict.success, critical=verdict.critical, outcome=verdict.outcome,
-        tier=verdict.tier.id if verdict.tier else None,
-        tier_text=verdict.tier.text if verdict.tier else None,
-        mode=check.mode, resolution="sum", dice=rules.dice.label, with_=sheet.with_used,
-        penalty=sheet.penalty or None, difficulty=difficulty.rung, adjust=sheet.adjust or None,
-        effects=effects, from_=sources, unmodified=roll.unmodified, source=ask.source,
-        chance=chance, feedback=_feedback(ask, sheet, difficulty, verdict, roll.unmodified),
-    )
+    tier = verdict.tier
+    return CheckRecord.trusted_values({
+        **template, "skill": ask.skill, "who": ask.who, "rolls": list(roll.rolls),
+        "used": roll.used, "modifier": roll.total - roll.used, "total": roll.total,
+        "success": verdict.success, "critical": verdict.critical, "outcome": verdict.outcome,
+        "tier": tier.id if tier else None, "tier_text": tier.text if tier else None,
+        "difficulty": difficulty.rung, "unmodified": roll.unmodified, "source": ask.source,
+        "feedback": _feedback(ask, sheet, difficulty, verdict, roll.unmodified),
+    }, _GIVEN)
 
 
-_SUM_CHECKS: IdentityCache[tuple[SumCheck, float]] = IdentityCache(1024)
+_GIVEN = frozenset({
+    "status", "skill", "who", "dc", "rolls", "used", "modifier", "total", "success", "critical",
+    "outcome", "tier", "tier_text", "mode", "resolution", "dice", "with_", "penalty",
+    "difficulty", "adjust", "effects", "from_", "unmodified", "source", "chance", "feedback"})
+"""The fields a dice-sum record is given (its ``__pydantic_fields_set__``)."""
 
 
-def _sum_check(rules: SumRules, sheet: CheckSheet, dc: int, mode: Mode) -> tuple[SumCheck, float]:
-    """CHK-SUM-01..09: the check as plain values and its chance (SPEC §6 ``chance``).
+_SUM_CHECKS: IdentityCache[tuple[SumCheck, dict[str, object]]] = IdentityCache(1024)
 
-    A pure function of frozen values, worked out once per (rules, sheet) objects, dc and mode:
-    building the check and hashing it for its odds cost as much as throwing it.
+
+def _sum_check(rules: SumRules, sheet: CheckSheet, dc: int, mode: Mode,
+               resolution: DiceSum) -> tuple[SumCheck, dict[str, object]]:
+    """CHK-SUM-01..09: the check as plain values, and its record's fields that do not depend on
+    the throw or on how the ask was written (``CheckRecord.template``: ``chance``, the dice,
+    what changed the check), every other field at its default.
+
+    A pure function of frozen values, worked out once per (rules, sheet) objects, dc and mode
+    (``resolution`` is the ruleset's, which ``rules`` was read from): building the check and
+    hashing it for its odds cost as much as throwing it, and its record's fields as much again.
     """
     return _SUM_CHECKS.get((rules, sheet), (dc, mode),
-                           lambda: _new_sum_check(rules, sheet, dc, mode))
+                           lambda: _new_sum_check(rules, sheet, dc, mode, resolution))
 
 
-def _new_sum_check(rules: SumRules, sheet: CheckSheet, dc: int,
-                   mode: Mode) -> tuple[SumCheck, float]:
+def _new_sum_check(rules: SumRules, sheet: CheckSheet, dc: int, mode: Mode,
+                   resolution: DiceSum) -> tuple[SumCheck, dict[str, object]]:
     check = SumCheck(
         dice=rules.dice, dc=dc, modifier=sheet.number + sheet.adjust + sheet.penalty + _flat(sheet),
         mode=mode, naturals=rules.naturals_save if sheet.target == "save" else rules.naturals_check,
         unmodified=rules.unmodified, effects=_effect_dice(sheet),
     )
-    return check, check_odds(check, rules.outcomes).chance
+    effects, sources = changes_of(sheet, resolution)  # ITM-CHECK-15, written once here
+    return check, CheckRecord.template(
+        status="resolved", dc=check.dc, mode=check.mode, resolution="sum", dice=rules.dice.label,
+        with_=sheet.with_used, penalty=sheet.penalty or None, adjust=sheet.adjust or None,
+        effects=effects, from_=sources, chance=check_odds(check, rules.outcomes).chance)
 
 
 def _feedback(ask: Ask, sheet: CheckSheet, difficulty: Difficulty, verdict: Verdict,
