@@ -9,9 +9,8 @@ entry lives; past its limit the cache starts again empty (a process holds a hand
 from __future__ import annotations
 
 import functools
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar, overload
+from typing import Generic, TypeVar
 
 R = TypeVar("R")
 V = TypeVar("V")
@@ -57,67 +56,3 @@ def per_ruleset(build: Callable[[R], V]) -> Callable[[R], V]:
         entries[id(ruleset)] = (ruleset, made)
         return made
     return once
-
-
-K = TypeVar("K", bound=Hashable)
-T = TypeVar("T")
-
-
-class LruCache(Generic[K, V]):
-    """At most ``maxsize`` entries; past it the least recently used goes first (a read with
-    ``get``, ``[]`` or ``setdefault`` and a write make an entry the most recently used; ``in``
-    does not). The same answers as ``cachetools.LRUCache`` with every entry weighing one, on an
-    ``OrderedDict`` whose reordering is done in C: the engine asks several per request, and
-    cachetools' layers of Python methods cost more than the rest of a cached look-up."""
-
-    __slots__ = ("_entries", "maxsize")
-
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
-        self._entries: OrderedDict[K, V] = OrderedDict()
-
-    @overload
-    def get(self, key: K) -> V | None: ...
-
-    @overload
-    def get(self, key: K, default: T) -> V | T: ...
-
-    def get(self, key: K, default: object = None) -> object:
-        entries = self._entries
-        if key in entries:
-            entries.move_to_end(key)
-            return entries[key]
-        return default
-
-    def __getitem__(self, key: K) -> V:
-        entries = self._entries
-        value = entries[key]
-        entries.move_to_end(key)
-        return value
-
-    def __setitem__(self, key: K, value: V) -> None:
-        entries = self._entries
-        if key in entries:
-            entries[key] = value
-            entries.move_to_end(key)
-            return
-        if self.maxsize < 1:
-            raise ValueError("value too large")
-        while len(entries) >= self.maxsize:
-            entries.popitem(last=False)
-        entries[key] = value
-
-    def setdefault(self, key: K, default: V) -> V:
-        if key in self._entries:
-            return self[key]
-        self[key] = default
-        return default
-
-    def pop(self, key: K, default: V | None = None) -> V | None:
-        return self._entries.pop(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._entries
-
-    def __len__(self) -> int:
-        return len(self._entries)

@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 import orjson
+from cachetools import LRUCache
 
-from middleware.cache import IdentityCache, LruCache
+from middleware.cache import IdentityCache
 from middleware.character.events import apply_event
 from middleware.character.gear import Taken, take_kit
 from middleware.dice import Dice, derive_seed
@@ -73,18 +74,18 @@ class Engine:
         back was most of a request's own work when the chats in play outnumbered ``chats``."""
         self.store = store
         small = SMALL_PER_CHAT * chats
-        self._rulesets: LruCache[str, Ruleset] = LruCache(maxsize=small)
-        self._games: LruCache[str, GameRow] = LruCache(maxsize=small)
-        self._states: LruCache[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
-            LruCache(maxsize=4 * chats)
-        self._written: LruCache[str, tuple[GameState, Parted]] = LruCache(maxsize=chats)
+        self._rulesets: LRUCache[str, Ruleset] = LRUCache(maxsize=small)
+        self._games: LRUCache[str, GameRow] = LRUCache(maxsize=small)
+        self._states: LRUCache[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
+            LRUCache(maxsize=4 * chats)
+        self._written: LRUCache[str, tuple[GameState, Parted]] = LRUCache(maxsize=chats)
         self._writer = StateWriter()
-        self._last: LruCache[str, int] = LruCache(maxsize=small)
+        self._last: LRUCache[str, int] = LRUCache(maxsize=small)
         """The last turn each chat is known to have started (turns are never taken away)."""
         # Rulesets by their source's digest: the games of a proxy all play one ruleset, and a game
         # read back after eviction must get that same object (and all derived from it) back, not
         # a new copy per chat that every per-ruleset cache would keep too.
-        self._loaded: LruCache[bytes, Ruleset] = LruCache(maxsize=16)
+        self._loaded: LRUCache[bytes, Ruleset] = LRUCache(maxsize=16)
         # Each ruleset source's digest, once per source object: a proxy's chats share one source
         # (the stores give the games of one ruleset one value), and digesting it for every game
         # created or read back took a tenth of the proxy's time.
