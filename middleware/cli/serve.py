@@ -241,12 +241,14 @@ async def _serve(games: GameConfig, url: str, api_key: str | None, store_url: st
                  view: InjectConfig | None = None) -> None:
     import uvicorn
 
+    from middleware.collector import settle_for_serving
     from middleware.proxy.server import server_config
     from middleware.proxy.server_log import uvicorn_log_config
 
     app, _, close = await proxy_app(games, url, api_key, store_url, options, view)
     config = server_config(app, options, host=host, port=port, log_level=level,
                            log_config=uvicorn_log_config(level))
+    settle_for_serving()  # the app and its ruleset are built: frozen, not walked again
     try:
         await uvicorn.Server(config).serve()
     finally:

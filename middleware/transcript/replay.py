@@ -7,14 +7,13 @@ its state summary; an expectation that fails raises ``ExpectationError`` with a 
 
 from __future__ import annotations
 
-import gc
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
 from middleware.character.summary import state_summary
+from middleware.collector import collection_paused, existing_objects_frozen
 from middleware.dice import derive_seed
 from middleware.engine import Engine, Processed
 from middleware.errors import ExpectationError, GMError, RulesetError, TranscriptError
@@ -82,7 +81,7 @@ class Prepared:
 
 def prepare(text_lines: Iterable[str], base: Path | None = None) -> Prepared:
     """Read and validate every line, the ruleset and the party before anything is stored."""
-    with _collector_paused():
+    with collection_paused():
         lines = read_lines(text_lines)
     number, game = lines[0]
     assert isinstance(game, GameLine)
@@ -99,43 +98,9 @@ async def replay(prepared: Prepared, engine: Engine) -> AsyncGenerator[Step, Non
     The whole replay is one store batch: a line that fails stops it and nothing of it is kept.
     """
     async with engine.store.batch():
-        with _collector_skips_what_is_held():
+        with existing_objects_frozen():
             async for step in _replay(prepared, engine):
                 yield step
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No garbage collection while the lines are read: each line is a few objects, in no cycle,
-    all of them kept, so a collection would only walk them, and reading 20,000 lines set off
-    full collections of everything the process holds (left as it is when the collector is off;
-    the replay then keeps them out of its sight, ``_collector_skips_what_is_held``)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-@contextmanager
-def _collector_skips_what_is_held() -> Iterator[None]:
-    """While a replay runs, the garbage collector leaves alone every object made before it: the
-    transcript's lines (a few objects each, all held until the replay ends), the ruleset, the
-    modules. A long replay keeps a few objects a turn (the store's rows, the engine's states),
-    and each time they grow by a quarter the collector walked everything: a tenth of a replay
-    of 10,000 turns. Nothing is frozen when something else froze objects first (``gc.freeze``
-    is one set for the process, and unfreezing here would undo it)."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 class _Summaries:

@@ -19,8 +19,8 @@ from tests.conftest import ROOT
 PACKAGE = ROOT / "middleware"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "names", "text", "numbers", "json_input", "segments", "cache", "lazy", "logs",
-     "dice", "records", "scan", "parse"),
+    ("errors", "names", "text", "numbers", "json_input", "segments", "cache", "collector", "lazy",
+     "logs", "dice", "records", "scan", "parse"),
     ("rules",),
     ("state",),
     ("sheet",),
