@@ -73,9 +73,21 @@ def _check_rows(record: Record) -> list[tuple[str, str]]:
     extras = [f"{k}={v}" for k, v in attrs.items() if k not in _HEAD]
     if extras:
         rows.append(("also", "  ".join(extras)))
-    if "chance" in attrs:
-        rows.append(("chance", f"{float(attrs['chance']):.1%} to succeed"))
+    chance = getattr(record, "chance", None)
+    if isinstance(chance, float):
+        rows.append(("chance", f"{_percent(chance)} to succeed"))
     return rows
+
+
+def _percent(chance: float) -> str:
+    """A probability as a percentage, never rounded to a false 0% or 100% (a ten-die pool
+    against a high number can be one in a billion)."""
+    text = f"{chance:.1%}"
+    if text == "0.0%" and chance > 0:
+        return "<0.1%"
+    if text == "100.0%" and chance < 1:
+        return ">99.9%"
+    return text
 
 
 def _fields(record: Record) -> list[tuple[str, str]]:

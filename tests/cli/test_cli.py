@@ -42,6 +42,21 @@ def test_replay_prints_the_chat_with_a_card_per_tag() -> None:
     assert "to succeed" in result.stdout
 
 
+def test_a_check_all_but_sure_to_fail_is_shown_without_a_false_zero(tmp_path: Path) -> None:
+    """A one-die Cinder Watch pool needing 12 successes (the tag says ``chance="<0.0001"``): its
+    card shows the chance as under 0.1%, neither a false 0% nor a crash on the tag's text."""
+    transcript = tmp_path / "pool.jsonl"
+    transcript.write_text("\n".join(json.dumps(line) for line in [
+        {"type": "game", "id": "g", "ruleset": "cinder-watch", "seed": 5,
+         "party": [{"name": "Ada", "player": True}]},
+        {"type": "user", "text": "I look."},
+        {"type": "gm", "text": 'She looks. [skill_check: skill="Reckon" dc="12"]'}]))
+    result = runner.invoke(app, ["replay", str(transcript)])
+    assert 0 == result.exit_code, result.output
+    assert 'chance="<0.0001"' in result.stdout
+    assert "<0.1% to succeed" in result.stdout
+
+
 def test_a_failed_expectation_exits_non_zero_with_a_readable_diff(tmp_path: Path) -> None:
     """SPEC §4: a transcript whose ``expect`` fails names the line and the difference."""
     lines = DEMO.read_text().splitlines()
