@@ -16,9 +16,10 @@ The URL is joined the way the OpenAI SDK joins ``base_url``: ``<base>/chat/compl
 A stream is read as ``Read``s: the chunks one read from the network brought, so the proxy can
 answer each read with one event rather than one per chunk. The events are split by
 ``sse.EventReader`` (bytes, lines ended by CR, LF or CRLF only, as SSE says, so a raw U+2028,
-U+2029 or U+0085 inside an event's JSON stays inside that event), each one's JSON read by orjson.
-After ``[DONE]`` the body is read to its end, so the connection goes back to the client's pool and
-the next request to the same upstream (a hosted API: a TLS handshake) reuses it.
+U+2029 or U+0085 inside an event's JSON stays inside that event), each one's JSON read by orjson
+where it reads it exactly (``json_input.read_object_fast``), else by ``read_json``. After
+``[DONE]`` the body is read to its end, so the connection goes back to the client's pool and the
+next request to the same upstream (a hosted API: a TLS handshake) reuses it.
 """
 
 from __future__ import annotations
@@ -87,7 +88,6 @@ past it, the connection is closed rather than kept."""
 
 MAX_DRAINED: Final = 64 * 1024
 """The most bytes read after ``[DONE]`` to keep the connection; past it, it is closed."""
-
 
 _LOGGED_TEXT: Final = 300
 """How much of an upstream error body goes into the log (never to the client)."""
