@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from middleware.records import Record
+from middleware.resolve.checks import format_chance
 from middleware.transcript.replay import Step
 
 _STATUS_STYLE = {"resolved": "green", "refused": "yellow", "ignored": "dim", "error": "red"}
@@ -75,19 +76,8 @@ def _check_rows(record: Record) -> list[tuple[str, str]]:
         rows.append(("also", "  ".join(extras)))
     chance = getattr(record, "chance", None)
     if isinstance(chance, float):
-        rows.append(("chance", f"{_percent(chance)} to succeed"))
+        rows.append(("chance", f"{format_chance(chance, '.1%')} to succeed"))
     return rows
-
-
-def _percent(chance: float) -> str:
-    """A probability as a percentage, never rounded to a false 0% or 100% (a ten-die pool
-    against a high number can be one in a billion)."""
-    text = f"{chance:.1%}"
-    if text == "0.0%" and chance > 0:
-        return "<0.1%"
-    if text == "100.0%" and chance < 1:
-        return ">99.9%"
-    return text
 
 
 def _fields(record: Record) -> list[tuple[str, str]]:

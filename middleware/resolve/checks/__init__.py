@@ -15,8 +15,8 @@ from __future__ import annotations
 from middleware.resolve.checks.ask import Difficulty, pick_difficulty, read_ask
 from middleware.resolve.checks.kind import Kind, Roll, Rolled
 from middleware.resolve.checks.kinds import KINDS, CheckKind
-from middleware.resolve.checks.record import Ask, CheckRecord
+from middleware.resolve.checks.record import Ask, CheckRecord, format_chance
 from middleware.resolve.checks.resolve import resolve_check
 
 __all__ = ["KINDS", "Ask", "CheckKind", "CheckRecord", "Difficulty", "Kind", "Roll", "Rolled",
-           "pick_difficulty", "read_ask", "resolve_check"]
+           "format_chance", "pick_difficulty", "read_ask", "resolve_check"]

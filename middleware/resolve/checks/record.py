@@ -165,11 +165,14 @@ def _extra_text(name: str, value: object) -> str:
     return str(value)
 
 
-def format_chance(chance: float) -> str:
-    """The exact probability shown on the tag: four decimals, never rounded to a false 0 or 1."""
-    text = f"{chance:.4f}"
-    if text == "0.0000" and chance > 0:
-        return "<0.0001"
-    if text == "1.0000" and chance < 1:
-        return ">0.9999"
+def format_chance(chance: float, spec: str = ".4f") -> str:
+    """The exact probability written with ``spec`` (four decimals on the tag, ``.1%`` on a
+    card), never rounded to a false 0 or 1: below the least step it can write, ``<`` that step
+    (``<0.0001``, ``<0.1%``); above the most short of 1, ``>`` that (``>0.9999``, ``>99.9%``)."""
+    text = format(chance, spec)
+    step = 10.0 ** -int(spec[1:-1]) / (100 if spec.endswith("%") else 1)
+    if text == format(0.0, spec) and chance > 0:
+        return "<" + format(step, spec)
+    if text == format(1.0, spec) and chance < 1:
+        return ">" + format(1 - step, spec)
     return text
