@@ -16,7 +16,7 @@ from middleware.display import for_people, shown_tag
 from middleware.engine import Engine, Processed
 from middleware.parse import parse_pieces
 from middleware.paths import continue_seed, extend, extender
-from middleware.pipeline import ResolvedReply
+from middleware.pipeline import Preview, ResolvedReply
 from middleware.proxy.continued import added
 from middleware.proxy.stream import ReplyStream, priced_at_end
 from middleware.records import Record, model_json
@@ -311,20 +311,29 @@ async def test_a_place_named_on_a_market_day_is_resolved_again() -> None:
     assert ([reply], done.text) == (resolved_again, "".join(sent))
 
 
+async def streamed_at_turn_2(engine: Engine, reply: str
+                             ) -> tuple[Preview, ReplyStream, ResolvedReply]:
+    """``reply`` streamed as turn 2 of ``chat`` (the player's line stored first), in pieces of 6:
+    its preview, its stream and the stream's own reading of it."""
+    await engine.user("chat", 2, "On.")
+    preview = await engine.previewer("chat", 2, SEED)
+    stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")))
+    for piece in cut(reply, 6):
+        stream.feed(piece)
+    read = stream.finished()
+    assert read is not None
+    return preview, stream, read
+
+
 async def test_a_reading_made_on_a_start_that_no_longer_stands_is_not_stored() -> None:
     """SPEC §3: another candidate of turn 1 stored while turn 2 streams changes S(1); the stream's
     reading was made on the old S(1), so the store resolves the reply again on the new one (the
     rope it adds is the second in the bag, not the first)."""
     engine = await hearth_engine()
     await engine.process("chat", 1, "First.", seed=SEED)
-    await engine.user("chat", 2, "On.")
-    preview = await engine.previewer("chat", 2, SEED)
-    stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")))
     reply = f"She climbs. {CHECK} Then {ROPE} more."
-    for piece in cut(reply, 6):
-        stream.feed(piece)
-    read = stream.finished()
-    assert read is not None and 'now="1"' in read.text
+    preview, stream, read = await streamed_at_turn_2(engine, reply)
+    assert 'now="1"' in read.text
     await engine.process("chat", 1, f"Second. {ROPE}", seed=SEED)
     with whole_resolves() as resolved_again:
         done = await engine.process("chat", 2, stream.reply, seed=SEED,
@@ -344,14 +353,8 @@ async def test_a_reading_made_on_a_start_read_back_equal_is_stored_as_read() -> 
         await engine.create_game(chat, hearth().ruleset, [ADA], seed=3)
         await engine.user(chat, 1, "Go.")
     await engine.process("chat", 1, f"First. {ROPE}", seed=SEED)
-    await engine.user("chat", 2, "On.")
-    preview = await engine.previewer("chat", 2, SEED)
-    stream = ReplyStream(preview, priced_at_end(await engine.ruleset("chat")))
     reply = f"She climbs. {CHECK} Then {ROPE} more."
-    for piece in cut(reply, 6):
-        stream.feed(piece)
-    read = stream.finished()
-    assert read is not None
+    preview, stream, read = await streamed_at_turn_2(engine, reply)
     for turn in range(1, 6):  # the other chat's turns push this chat's states out
         await engine.process("other", turn, f"Elsewhere. {CHECK}", seed=SEED)
         await engine.user("other", turn + 1, "On.")
