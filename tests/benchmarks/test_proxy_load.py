@@ -27,7 +27,8 @@ history matches stored replies of many chats); ``GM_LOAD_TRACE=1`` runs the serv
 must hold whatever the machine: no error, every streamed text equal to its stored candidate,
 and the server's memory flat once its caches are full (its resident size after the last wave
 within 5% of it halfway; not asserted for the long chats, whose index entries and requests grow
-with every turn); it prints the figures and asserts no time.
+with every turn); it prints the figures (throughput on each path, and the CPU time a stream of
+the proxy that does nothing and of the proxy) and asserts no time.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ import httpx
 from middleware.display import for_people
 from middleware.engine import Engine
 from middleware.stores import open_store
-from tests.benchmarks.processes import free_port, gm_middleware, resident_mb, running, started
+from tests.benchmarks.processes import cpu_seconds, free_port, gm_middleware, resident_mb, running, started
 from tests.conftest import compat_path
 from tests.proxy.conftest import CHECK, chat_for
 
@@ -177,8 +178,10 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
         took_direct = await played_through(upstream_url, waves)
         floor_port = free_port()
         async with running(floor_port, "-m", "tests.benchmarks.passthrough", str(floor_port),
-                           upstream_url, log=tmp_path / "passthrough.log"):
+                           upstream_url, log=tmp_path / "passthrough.log") as floor:
+            floor_cpu = cpu_seconds(floor.pid)
             took_floor = await played_through(f"http://127.0.0.1:{floor_port}", waves)
+            floor_cpu = cpu_seconds(floor.pid) - floor_cpu
         with open(tmp_path / "serve.log", "wb") as log:
             server = await asyncio.create_subprocess_exec(
                 *serve_command(),
@@ -190,6 +193,7 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
             await started(url)
             slots = [Slot(n) for n in range(CONCURRENCY)]
             async with players(url, len(slots)) as http:
+                serve_cpu = cpu_seconds(server.pid)
                 began = loop.time()
                 memory = []
                 for number in range(1, waves + 1):
@@ -198,6 +202,7 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
                     if TRACE:
                         await traced(http[0], number)
                 took = loop.time() - began
+                serve_cpu = cpu_seconds(server.pid) - serve_cpu
         finally:
             server.terminate()
             await server.wait()
@@ -212,8 +217,10 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
           f"({streams / took_direct:.1f}/s), through a proxy that does nothing {took_floor:.1f} s "
           f"({streams / took_floor:.1f}/s, {took_direct / took_floor:.2f}x: the stack's floor), "
           f"through the proxy {took:.1f} s "
-          f"({streams / took:.1f}/s): {took_direct / took:.2f}x the upstream's throughput; "
-          "server RSS after each wave: " + ", ".join(f"{mb:.0f}" for mb in memory) + " MB")
+          f"({streams / took:.1f}/s): {took_direct / took:.2f}x the upstream's throughput; CPU "
+          f"a stream: the proxy that does nothing {1000 * floor_cpu / streams:.2f} ms, the proxy "
+          f"{1000 * serve_cpu / streams:.2f} ms; server RSS after each wave: "
+          + ", ".join(f"{mb:.0f}" for mb in memory) + " MB")
     assert [] == mismatched
     if TURNS > 0:  # long chats (0) hold more each turn: their index entries and request bodies
         assert memory[-1] <= memory[len(memory) // 2] * 1.05
