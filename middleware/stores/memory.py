@@ -220,11 +220,11 @@ class MemoryStore:
         game = self._game(chat)
         check_fork(chat, turn, self._t.last[chat], new_chat, new_chat in self._t.games)
         self._t.games[new_chat] = game._replace(parent=chat, forked_at=turn)
-        self._t.last[new_chat] = turn
-        for n in range(1, turn + 1):
-            if (chat, n) in self._t.turns:
-                self._t.turns[(new_chat, n)] = self._t.turns[(chat, n)]
-                self._t.candidates[(new_chat, n)] = self._t.candidates.get((chat, n), ())
+        copied = [n for n in range(1, turn + 1) if (chat, n) in self._t.turns]
+        self._t.last[new_chat] = max(copied, default=0)  # the highest turn started, as copied
+        for n in copied:
+            self._t.turns[(new_chat, n)] = self._t.turns[(chat, n)]
+            self._t.candidates[(new_chat, n)] = self._t.candidates.get((chat, n), ())
 
     @asynccontextmanager
     async def batch(self) -> AsyncIterator[None]:

@@ -17,10 +17,11 @@ wait for it, tasks it starts share its connection, one statement at a time, and 
 writing to a turn the batch wrote waits for its commit. asyncpg's errors become ours in
 ``_pg_errors`` and, for the calls that take a connection, in ``_Call`` (both by ``_failed``).
 
-Inside a batch, a turn started in a game this store knows exists is held back (``_Batch.opening``)
-and started by the call that stores its candidate, in the same round trip (schema version 3); any
-other statement, a savepoint or the commit starts it first. Nothing outside the batch sees its
-writes before the commit, so no one can tell the difference; a replay makes one trip per turn.
+A game a batch creates is its own until the commit (no one else sees it): its turns' starts, its
+candidates and its selections are numbered and checked by the batch and held back
+(``postgres_held``), then written in one statement with any other statement, a savepoint, the
+commit, or ``FLUSH_AT`` candidates. Nothing outside the batch sees its writes before the commit,
+so no one can tell the difference; a replay makes one round trip per few hundred turns.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any, TypeAlias
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -65,6 +66,7 @@ from middleware.stores.codec import (
     stored_as_given,
 )
 from middleware.stores.gate import Gate
+from middleware.stores.postgres_held import OwnedChats
 from middleware.text import clean
 
 # Strings: asyncpg's classes are generic only in its stubs.
@@ -91,12 +93,12 @@ def _pg_errors(doing: str) -> Iterator[None]:
 @dataclass(slots=True, eq=False)
 class _Batch:
     """An open batch: its store, the connection it holds, a lock for the tasks sharing it, and the
-    turn started but not yet stored (chat, turn, the player's text as JSON), if any."""
+    chats it created with what it holds back of them."""
 
     store: PostgresStore
     conn: Connection
     lock: asyncio.Lock
-    opening: tuple[str, int, str] | None = None
+    owned: OwnedChats = field(default_factory=OwnedChats)
 
 
 # Module level on purpose: a ContextVar made per instance is never freed.
@@ -142,6 +144,8 @@ class PostgresStore:
                 raise GameError(f"chat {game.chat!r} already has a game")
         self._parts.update(parts)
         self._games[game.chat] = True
+        if (held := self._held()) is not None:
+            held.owned.own(game.chat)
 
     async def get_game(self, chat: str) -> GameRow:
         """The game of ``chat``; ``GameError`` if there is none."""
@@ -156,10 +160,7 @@ class PostgresStore:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
         check_turn_number(turn)
         text = encode_json(user_text, "the player's text")
-        held = self._held()
-        if held is not None and chat in self._games:
-            async with self._connection("start a turn"):  # starts the one held before, if any
-                held.opening = (chat, turn, text)
+        if (held := self._held()) is not None and held.owned.start(chat, turn, text):
             return
         async with self._connection("start a turn") as conn:
             if not _changed(await conn.execute(sql.START_TURN, chat, turn, text)) and (
@@ -193,20 +194,20 @@ class PostgresStore:
         row = clean_candidate(row)
         state, parts = encode_state(row.state, self._parts)
         check = (True, start.turn, start.selected, start.events) if start else (False, 0, None, 0)
-        values = (row.key, str(row.seed), encode_json(row.reply, "the reply"),
-                  encode_json(row.text, "the text"), encode_json(row.records, "the records"),
-                  state, list(parts), list(parts.values()), *check)
-        async with self._connection("store a candidate", (row.chat, row.turn)) as conn:
-            held = self._held()
-            if held is not None and held.opening is not None:  # this turn, held back: start it
-                index = await conn.fetchval(sql.START_AND_ADD_CANDIDATE, row.chat, row.turn,
-                                            *values, held.opening[2])
-                held.opening = None
-            else:
-                index = await conn.fetchval(sql.ADD_CANDIDATE, row.chat, row.turn, *values)
-            if index == sql.KEY_SEEN:
+        written = (encode_json(row.reply, "the reply"), encode_json(row.text, "the text"),
+                   encode_json(row.records, "the records"), state)
+        if (held := self._held()) is not None and (
+                index := held.owned.add(row.chat, row.turn, row.key, start)) is not None:
+            return await self._hold(held, row, index, written, parts)
+        values = (row.key, str(row.seed), *written, list(parts), list(parts.values()), *check)
+        async with self._connection("store a candidate") as conn:
+            index = await conn.fetchval(sql.ADD_CANDIDATE, row.chat, row.turn, *values)
+            # A key seen answers before a stale start, as in every store (the function checks the
+            # start first, so a stale answer is looked at again when a key is given).
+            if index == sql.KEY_SEEN or (index == sql.STALE and row.key is not None):
                 found = await conn.fetchrow(sql.FIND_CANDIDATE, row.chat, row.turn, row.key)
-                return replace(await self._candidate(conn, found), replayed=True)
+                if found is not None:
+                    return replace(await self._candidate(conn, found), replayed=True)
         if index == sql.NO_TURN:
             raise GameError(f"chat {row.chat!r} has no turn {row.turn}")
         if index == sql.STALE:
@@ -250,6 +251,8 @@ class PostgresStore:
 
     async def select(self, chat: str, turn: int, index: int) -> None:
         """Select candidate ``index`` of the turn; ``GameError`` if it does not exist."""
+        if (held := self._held()) is not None and held.owned.select(chat, turn, index):
+            return
         async with self._connection("select a candidate") as conn:
             if not _changed(await conn.execute(sql.SELECT, chat, turn, index)):
                 raise GameError(f"turn {turn} of chat {chat!r} has no candidate {index}")
@@ -260,6 +263,8 @@ class PostgresStore:
         async with self._connection("add an event") as conn:
             if not _changed(await conn.execute(sql.ADD_EVENT, chat, turn, saved)):
                 raise GameError(f"chat {chat!r} has no turn {turn}")
+        if (held := self._held()) is not None:
+            held.owned.event_added(chat, turn)
 
     async def fork(self, chat: str, turn: int, new_chat: str) -> None:
         """Copy the game and its turns up to ``turn`` (inclusive) into ``new_chat``, atomically."""
@@ -271,6 +276,8 @@ class PostgresStore:
                 raise GameError(f"chat {new_chat!r} already has a game")  # a racing fork won
             for statement in sql.FORK_ROWS:
                 await conn.execute(statement, new_chat, chat, turn)
+        if (held := self._held()) is not None:
+            held.owned.fork(chat, turn, new_chat)
 
     @asynccontextmanager
     async def batch(self) -> AsyncIterator[None]:
@@ -287,7 +294,7 @@ class PostgresStore:
                     try:
                         yield
                         async with batch.lock:
-                            await _open_held(batch)  # before the commit
+                            await _flush(batch)  # before the commit
                     finally:
                         _BATCHES.reset(token)
 
@@ -348,18 +355,31 @@ class PostgresStore:
                 return batch
         return None
 
-    def _connection(self, doing: str, storing: tuple[str, int] | None = None) -> _Call:
-        """A connection for one call: the batch's (one task at a time) or one from the pool. In a
-        batch, a turn held back is started first, unless the call stores a candidate of it
-        (``storing``: chat and turn), which starts it."""
-        return _Call(self, doing, storing)
+    def _connection(self, doing: str) -> _Call:
+        """A connection for one call: the batch's (one task at a time), with what it held back
+        written first, or one from the pool."""
+        return _Call(self, doing)
+
+    async def _hold(self, batch: _Batch, row: CandidateRow, index: int,
+                    written: tuple[str, str, str, str], parts: dict[str, str]) -> CandidateRow:
+        """Hold a candidate of a chat the batch owns back, numbered ``index``; write what is held
+        when it is enough."""
+        batch.owned.candidates.append((row.chat, row.turn, index, row.key, str(row.seed),
+                                       *written))
+        if parts:
+            batch.owned.parts.update(parts)
+            self._parts.update(parts)  # forgotten with the batch if it fails (``_forgetting``)
+        if batch.owned.full:
+            async with self._connection("store candidates"):
+                pass  # taking the batch's connection writes what it holds
+        return stored_as_given(row, index)
 
     @asynccontextmanager
     async def _savepoint(self, held: _Batch) -> AsyncIterator[None]:
         """A nested batch: a savepoint on the batch's connection, undone alone if it raises."""
         with _pg_errors("store the batch"):
             async with held.lock:
-                await _open_held(held)  # a turn held back before the savepoint stays if it fails
+                await _flush(held)  # what was held before the savepoint stays if it fails
                 savepoint = held.conn.transaction()
                 await savepoint.start()
             try:
@@ -368,11 +388,10 @@ class PostgresStore:
                 self._parts.clear()
                 self._games.clear()
                 async with held.lock:
-                    held.opening = None  # held back inside the savepoint: undone with it
+                    held.owned.forget()  # held back inside the savepoint: undone with it
                     await savepoint.rollback()
                 raise
             async with held.lock:
-                await _open_held(held)
                 await savepoint.commit()
 
 
@@ -382,12 +401,11 @@ class _Call:
     registers, and ``_pg_errors`` is one more generator). The errors of the call, and of taking
     and giving back its connection, become ours as in ``_pg_errors``."""
 
-    __slots__ = ("_doing", "_held", "_pooled", "_store", "_storing")
+    __slots__ = ("_doing", "_held", "_pooled", "_store")
 
-    def __init__(self, store: PostgresStore, doing: str, storing: tuple[str, int] | None) -> None:
+    def __init__(self, store: PostgresStore, doing: str) -> None:
         self._store = store
         self._doing = doing
-        self._storing = storing
         self._held: _Batch | None = None
         self._pooled: Any = None  # the pool's acquire context, when the call takes a connection
 
@@ -401,8 +419,7 @@ class _Call:
         if (held := self._store._held()) is not None:
             await held.lock.acquire()
             try:
-                if held.opening is not None and held.opening[:2] != self._storing:
-                    await _open_held(held)
+                await _flush(held)
             except BaseException:
                 held.lock.release()
                 raise
@@ -432,11 +449,10 @@ def _failed(doing: str, exc: BaseException) -> StoreError:
     return StoreError(f"could not {doing}: {exc}")
 
 
-async def _open_held(held: _Batch) -> None:
-    """Start the turn the batch held back, if any (its lock held): the game is known to exist."""
-    if held.opening is not None:
-        await held.conn.execute(sql.START_TURN, *held.opening)
-        held.opening = None
+async def _flush(batch: _Batch) -> None:
+    """Write what the batch held back, if anything (its lock held)."""
+    if batch.owned.waiting:
+        await batch.conn.execute(sql.FLUSH, *batch.owned.take())
 
 
 async def _last_turn(conn: Connection, chat: str) -> int:

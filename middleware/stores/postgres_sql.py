@@ -7,8 +7,9 @@ character, and a reply may carry one. Seeds are TEXT because a transcript may gi
 64 bits. A state's text may refer to fragments in ``parts`` (``codec.Parted``).
 
 Version 2 added ``parts`` and the function ``gm_add_candidate``; version 3 a second
-``gm_add_candidate`` that also starts the turn, so a batch's player line rides with its candidate
-(one round trip per turn, not two). An older schema is brought up to date on open (``UPGRADES``,
+``gm_add_candidate`` that also starts the turn, which workers of version 3 call in a batch (this
+version sends a batch's turns and candidates together, ``FLUSH``, and does not call it). An older
+schema is brought up to date on open (``UPGRADES``,
 each step once): a version 1 schema's states, stored whole, read back as they are.
 """
 
@@ -165,9 +166,22 @@ FROM games WHERE chat = $1"""
 ADD_CANDIDATE = """
 SELECT gm_add_candidate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"""
 
-# $15 the player's text (JSON) of the turn, started first if it is not.
-START_AND_ADD_CANDIDATE = """
-SELECT gm_add_candidate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"""
+# What a batch held back for the chats it owns (``postgres_held``), in one statement: fragments,
+# turns started (the player's text) or selected since the last flush (an existing turn keeps its
+# text and takes the selection), and candidates with the indexes the batch gave them. The
+# candidates' foreign key is checked when the statement ends, after the turns are in.
+FLUSH = """
+WITH parts_added AS (
+    INSERT INTO parts (key, body) SELECT * FROM unnest($1::text[], $2::text[])
+    ON CONFLICT (key) DO NOTHING
+), turns_written AS (
+    INSERT INTO turns (chat, turn, user_text, selected)
+    SELECT * FROM unnest($3::text[], $4::bigint[], $5::text[], $6::bigint[])
+    ON CONFLICT (chat, turn) DO UPDATE SET selected = COALESCE(EXCLUDED.selected, turns.selected)
+)
+INSERT INTO candidates (chat, turn, idx, key, seed, reply, text, records, state)
+SELECT * FROM unnest($7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[],
+                     $12::text[], $13::text[], $14::text[], $15::text[])"""
 
 ADDED, NO_TURN, STALE, KEY_SEEN = 0, -1, -2, -3
 """What ``gm_add_candidate`` answers: an index from 0 up, or one of the negative codes."""

@@ -134,8 +134,9 @@ async def test_a_failed_call_inside_a_batch_leaves_the_batch_usable(store: Postg
 
 async def test_turns_started_in_a_batch_are_kept_with_or_without_a_candidate(
         store: PostgresStore) -> None:
-    """In a batch a turn rides with its candidate (one round trip); a turn whose reply never
-    comes, or one read before its reply, is stored all the same, the player's text as given."""
+    """In a batch that created the game its turns are held back with its candidates; a turn whose
+    reply never comes, or one read before its reply, is stored all the same, the player's text as
+    given."""
     async with store.batch():
         await one_turn(store, "first")
         await store.add_candidate(a_reply("answered"))

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from middleware.errors import GameError, StoreError
+from middleware.errors import GameError, StaleStart, StoreError
 from middleware.stores import Store
-from middleware.stores.base import CandidateRow, GameRow, ReplyRow, TurnRow
+from middleware.stores.base import CandidateRow, GameRow, ReplyRow, Start, TurnRow
 from tests.rulesets import bundled_json
 
 
@@ -218,6 +218,32 @@ async def test_a_seen_key_returns_the_stored_candidate_and_writes_nothing(store:
     assert 2 == len(await store.list_candidates("millbrook", 1))
     assert 0 == _selected(await store.get_turn("millbrook", 1))
     assert first == await store.find_candidate("millbrook", 1, "update-17")
+
+
+async def test_a_candidate_is_stored_only_while_its_start_stands(store: Store) -> None:
+    """A writer's start (the turn before as it read it) that no longer holds stores nothing
+    (``StaleStart``); one that holds stores the candidate."""
+    await played(store, 1)
+    await store.start_turn("millbrook", 2, "turn 2")
+    with pytest.raises(StaleStart, match="turn 1 of chat 'millbrook' changed"):
+        await store.add_candidate(a_reply(2, reply="on a stale start"), Start(1, 1, 0))
+    with pytest.raises(StaleStart):
+        await store.add_candidate(a_reply(2, reply="an event missed"), Start(1, 0, 1))
+    assert [] == await store.list_candidates("millbrook", 2)
+    stored = await store.add_candidate(a_reply(2, reply="on the start"), Start(1, 0, 0))
+    assert (0, 0) == (stored.index, _selected(await store.get_turn("millbrook", 2)))
+
+
+async def test_a_seen_key_answers_before_a_stale_start(store: Store) -> None:
+    """A retry whose start went stale since its first try still gets the stored candidate back
+    (the first try stored it; nothing is added)."""
+    await played(store, 1)
+    await store.start_turn("millbrook", 2, "turn 2")
+    first = await store.add_candidate(a_reply(2, reply="first try", key="retry"), Start(1, 0, 0))
+    await store.add_event("millbrook", 1, {"type": "rest"})
+    again = await store.add_candidate(a_reply(2, reply="retried", key="retry"), Start(1, 0, 0))
+    assert (first, True) == (again, again.replayed)
+    assert 1 == len(await store.list_candidates("millbrook", 2))
 
 
 async def test_a_key_belongs_to_its_turn(store: Store) -> None:

@@ -1,0 +1,144 @@
+"""What a PostgreSQL batch holds back for the chats it created (``PostgresStore.batch``).
+
+A game created inside a batch (or forked inside it) is seen by no other connection until the batch
+commits: no other worker can write to its turns, and this process's other tasks wait for the batch.
+So the store knows every turn of such a chat as well as the database does, and the batch can number
+its candidates, check a writer's start and start its turns itself, and send what it held back in
+one statement (``postgres_sql.FLUSH``): a replay stores a few hundred turns per round trip, where
+it made one round trip a turn.
+
+Anything the store is not sure of goes to the database as it would outside a batch: a key seen
+before, a start that no longer holds, a turn that was not started (the database gives the answer,
+with everything held written first), and every statement other than the three held here writes what
+is held before it runs, so every read sees every write before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from middleware.stores.base import Start
+
+FLUSH_AT = 256
+"""Candidates held back before they are written (a flush is one statement; its arrays grow with
+this, and a replay's batch holds about this many replies' text in memory)."""
+
+_NOT_STARTED = '""'
+"""The player's text sent for a turn already written whose selection changes: the statement's
+upsert keeps the stored text (``ON CONFLICT ... DO UPDATE SET selected``), so none is needed."""
+
+
+@dataclass(slots=True)
+class _Turn:
+    """A turn of a chat the batch owns, as the database holds it (or will, once flushed)."""
+
+    candidates: int = 0
+    selected: int | None = None
+    events: int = 0
+    keys: set[str] = field(default_factory=set)
+
+
+CandidateValues = tuple[str, int, int, str | None, str, str, str, str, str]
+"""A candidate row as the flush writes it: chat, turn, index, key, seed, and the reply, text,
+records and state as JSON text."""
+
+
+@dataclass(slots=True, eq=False)
+class OwnedChats:
+    """The chats a batch owns, their turns, and the writes not yet sent."""
+
+    chats: set[str] = field(default_factory=set)
+    turns: dict[tuple[str, int], _Turn] = field(default_factory=dict)
+    started: dict[tuple[str, int], str] = field(default_factory=dict)
+    """Turns started and not yet written: the player's text as JSON."""
+    selections: dict[tuple[str, int], int] = field(default_factory=dict)
+    candidates: list[CandidateValues] = field(default_factory=list)
+    parts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def waiting(self) -> bool:
+        return bool(self.started or self.selections)  # every candidate held selects its turn
+
+    @property
+    def full(self) -> bool:
+        return len(self.candidates) >= FLUSH_AT
+
+    def own(self, chat: str) -> None:
+        """``chat``'s game was created in this batch: it has no turns yet."""
+        self.chats.add(chat)
+
+    def fork(self, chat: str, last: int, new_chat: str) -> None:
+        """``new_chat`` was forked in this batch from ``chat``'s turns up to ``last``: owned when
+        ``chat`` is, its turns as they stand."""
+        if chat not in self.chats:
+            return
+        self.chats.add(new_chat)
+        for (of, number), turn in list(self.turns.items()):
+            if of == chat and number <= last:
+                self.turns[new_chat, number] = _Turn(turn.candidates, turn.selected, turn.events,
+                                                     set(turn.keys))
+
+    def start(self, chat: str, turn: int, user_text: str) -> bool:
+        """Start the turn (kept as it is if it exists); False for a chat the batch does not own."""
+        if chat not in self.chats:
+            return False
+        if (chat, turn) not in self.turns:
+            self.turns[chat, turn] = _Turn()
+            self.started[chat, turn] = user_text
+        return True
+
+    def add(self, chat: str, turn: int, key: str | None, start: Start | None) -> int | None:
+        """The index of a new candidate of an owned turn, selected; None when the database must
+        decide (the chat not owned, the turn not started, the key seen, ``start`` stale)."""
+        held = self.turns.get((chat, turn))
+        if held is None or (key is not None and key in held.keys):
+            return None
+        if start is not None:
+            before = self.turns.get((chat, start.turn))
+            if before is None or (before.selected, before.events) != start.as_read:
+                return None
+        index = held.candidates
+        held.candidates, held.selected = index + 1, index
+        if key is not None:
+            held.keys.add(key)
+        self.selections[chat, turn] = index
+        return index
+
+    def select(self, chat: str, turn: int, index: int) -> bool:
+        """Select a candidate of an owned turn; False when the database must answer (the turn
+        not owned, or no such candidate: a ``GameError``)."""
+        held = self.turns.get((chat, turn))
+        if held is None or not 0 <= index < held.candidates:
+            return False
+        held.selected = self.selections[chat, turn] = index
+        return True
+
+    def event_added(self, chat: str, turn: int) -> None:
+        """The database stored an event on the turn (an owned one counts it)."""
+        held = self.turns.get((chat, turn))
+        if held is not None:
+            held.events += 1
+
+    def forget(self) -> None:
+        """A savepoint was rolled back: what it held is gone, and the turns written inside it
+        are no longer known for sure, so the chats are written as any other from here on."""
+        self.chats.clear()
+        self.turns.clear()
+        self.started.clear()
+        self.selections.clear()
+        self.candidates.clear()
+        self.parts.clear()
+
+    def take(self) -> tuple[object, ...]:
+        """The held writes as ``FLUSH``'s arguments, and nothing held any more."""
+        turns = list(self.started.keys() | self.selections.keys())
+        columns = [list(c) for c in zip(*self.candidates, strict=True)] or [[] for _ in range(9)]
+        arguments = (list(self.parts), list(self.parts.values()),
+                     [chat for chat, _ in turns], [number for _, number in turns],
+                     [self.started.get(t, _NOT_STARTED) for t in turns],
+                     [self.selections.get(t) for t in turns], *columns)
+        self.started.clear()
+        self.selections.clear()
+        self.candidates.clear()
+        self.parts.clear()
+        return arguments
