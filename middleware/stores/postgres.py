@@ -19,7 +19,7 @@ writing to a turn the batch wrote waits for its commit. asyncpg's errors become 
 
 A game a batch creates is its own until the commit (no one else sees it): its turns' starts, its
 candidates and its selections are numbered and checked by the batch and held back
-(``postgres_held``), then written in one statement with any other statement, a savepoint, the
+(``held``), then written in one statement with any other statement, a savepoint, the
 commit, or ``FLUSH_AT`` candidates. Nothing outside the batch sees its writes before the commit,
 so no one can tell the difference; a replay makes one round trip per few hundred turns.
 """
@@ -66,7 +66,7 @@ from middleware.stores.codec import (
     stored_as_given,
 )
 from middleware.stores.gate import Gate
-from middleware.stores.postgres_held import OwnedChats
+from middleware.stores.held import OwnedChats, Writes
 from middleware.text import clean
 
 # Strings: asyncpg's classes are generic only in its stubs.
@@ -452,7 +452,22 @@ def _failed(doing: str, exc: BaseException) -> StoreError:
 async def _flush(batch: _Batch) -> None:
     """Write what the batch held back, if anything (its lock held)."""
     if batch.owned.waiting:
-        await batch.conn.execute(sql.FLUSH, *batch.owned.take())
+        await batch.conn.execute(sql.FLUSH, *_flushed(batch.owned.take()))
+
+
+_NOT_STARTED = '""'
+"""The player's text sent for a turn already written whose selection changes: ``FLUSH``'s upsert
+keeps the stored text, so none is needed."""
+
+
+def _flushed(writes: Writes) -> tuple[list[Any], ...]:
+    """``FLUSH``'s arguments: fragments, turns and candidates, each as columns."""
+    turns = list(writes.started.keys() | writes.selections.keys())
+    candidates = [list(c) for c in zip(*writes.candidates, strict=True)] or [[]] * 9
+    return (list(writes.parts), list(writes.parts.values()),
+            [chat for chat, _ in turns], [number for _, number in turns],
+            [writes.started.get(t, _NOT_STARTED) for t in turns],
+            [writes.selections.get(t) for t in turns], *candidates)
 
 
 async def _last_turn(conn: Connection, chat: str) -> int:

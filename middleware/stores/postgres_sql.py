@@ -166,7 +166,7 @@ FROM games WHERE chat = $1"""
 ADD_CANDIDATE = """
 SELECT gm_add_candidate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"""
 
-# What a batch held back for the chats it owns (``postgres_held``), in one statement: fragments,
+# What a batch held back for the chats it owns (``held``), in one statement: fragments,
 # turns started (the player's text) or selected since the last flush (an existing turn keeps its
 # text and takes the selection), and candidates with the indexes the batch gave them. The
 # candidates' foreign key is checked when the statement ends, after the turns are in.

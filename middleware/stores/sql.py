@@ -157,5 +157,16 @@ FORK = (
     WHERE chat = ?1 AND turn <= ?3""",
 )
 
+# What a batch held back for the chats it owns (``held``), each run over many rows: the turns
+# started, the candidates with the indexes the batch gave them (the trigger selects each), then
+# the selections the candidates alone do not leave.
+HELD_TURN = "INSERT INTO turns (chat, turn, user_text) VALUES (?, ?, ?)"
+
+HELD_CANDIDATE = """
+INSERT INTO candidates (chat, turn, idx, key, seed, reply, text, records, state)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+
+HELD_SELECTION = "UPDATE turns SET selected = ? WHERE chat = ? AND turn = ?"
+
 TRANSACTION = ("BEGIN IMMEDIATE", "COMMIT", ("ROLLBACK",))
 SAVEPOINT = ("SAVEPOINT gm_batch", "RELEASE gm_batch", ("ROLLBACK TO gm_batch", "RELEASE gm_batch"))

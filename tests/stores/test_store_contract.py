@@ -230,6 +230,8 @@ async def test_a_candidate_is_stored_only_while_its_start_stands(store: Store) -
     with pytest.raises(StaleStart):
         await store.add_candidate(a_reply(2, reply="an event missed"), Start(1, 0, 1))
     assert [] == await store.list_candidates("millbrook", 2)
+    with pytest.raises(GameError, match="has no turn 3"):  # a missing turn is said first
+        await store.add_candidate(a_reply(3, reply="no turn"), Start(2, 5, 0))
     stored = await store.add_candidate(a_reply(2, reply="on the start"), Start(1, 0, 0))
     assert (0, 0) == (stored.index, _selected(await store.get_turn("millbrook", 2)))
 

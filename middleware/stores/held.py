@@ -1,11 +1,11 @@
-"""What a PostgreSQL batch holds back for the chats it created (``PostgresStore.batch``).
+"""What a batch holds back for the chats it created (SQLite's and PostgreSQL's ``batch``).
 
 A game created inside a batch (or forked inside it) is seen by no other connection until the batch
-commits: no other worker can write to its turns, and this process's other tasks wait for the batch.
-So the store knows every turn of such a chat as well as the database does, and the batch can number
-its candidates, check a writer's start and start its turns itself, and send what it held back in
-one statement (``postgres_sql.FLUSH``): a replay stores a few hundred turns per round trip, where
-it made one round trip a turn.
+commits (SQLite's batch holds the file's write lock; PostgreSQL shows no one rows before their
+commit), and this process's other tasks wait for the batch. So the store knows every turn of such a
+chat as well as the database does, and the batch can number its candidates, check a writer's start
+and start its turns itself, and write what it held back together: a replay writes a few hundred
+turns per trip to the database, where it made one or two trips a turn.
 
 Anything the store is not sure of goes to the database as it would outside a batch: a key seen
 before, a start that no longer holds, a turn that was not started (the database gives the answer,
@@ -23,11 +23,6 @@ FLUSH_AT = 256
 """Candidates held back before they are written (a flush is one statement; its arrays grow with
 this, and a replay's batch holds about this many replies' text in memory)."""
 
-_NOT_STARTED = '""'
-"""The player's text sent for a turn already written whose selection changes: the statement's
-upsert keeps the stored text (``ON CONFLICT ... DO UPDATE SET selected``), so none is needed."""
-
-
 @dataclass(slots=True)
 class _Turn:
     """A turn of a chat the batch owns, as the database holds it (or will, once flushed)."""
@@ -39,8 +34,8 @@ class _Turn:
 
 
 CandidateValues = tuple[str, int, int, str | None, str, str, str, str, str]
-"""A candidate row as the flush writes it: chat, turn, index, key, seed, and the reply, text,
-records and state as JSON text."""
+"""A candidate row as the store writes it: chat, turn, index, key, seed (as text), and the reply,
+text, records and state as the store keeps them (PostgreSQL keeps the reply and text as JSON)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -129,16 +124,20 @@ class OwnedChats:
         self.candidates.clear()
         self.parts.clear()
 
-    def take(self) -> tuple[object, ...]:
-        """The held writes as ``FLUSH``'s arguments, and nothing held any more."""
-        turns = list(self.started.keys() | self.selections.keys())
-        columns = [list(c) for c in zip(*self.candidates, strict=True)] or [[] for _ in range(9)]
-        arguments = (list(self.parts), list(self.parts.values()),
-                     [chat for chat, _ in turns], [number for _, number in turns],
-                     [self.started.get(t, _NOT_STARTED) for t in turns],
-                     [self.selections.get(t) for t in turns], *columns)
-        self.started.clear()
-        self.selections.clear()
-        self.candidates.clear()
-        self.parts.clear()
-        return arguments
+    def take(self) -> Writes:
+        """The held writes, and nothing held any more."""
+        writes = Writes(self.parts, self.started, self.selections, self.candidates)
+        self.parts, self.started, self.selections, self.candidates = {}, {}, {}, []
+        return writes
+
+
+@dataclass(frozen=True, slots=True)
+class Writes:
+    """What a batch held back, to be written in this order: fragments, turns started (the
+    player's text as JSON), candidates (each selecting its turn), then each turn's selection as
+    it stands (``selections``: every turn whose selection was set since the last writes)."""
+
+    parts: dict[str, str]
+    started: dict[tuple[str, int], str]
+    selections: dict[tuple[str, int], int]
+    candidates: list[CandidateValues]

@@ -1,6 +1,6 @@
-"""A PostgreSQL batch holds back the writes of the games it creates and numbers their candidates
-itself (``postgres_held``): whatever a caller does in it, every answer and every read, in the batch
-and after its commit, is the memory store's for the same calls (SPEC §2, §3).
+"""A SQLite or PostgreSQL batch holds back the writes of the games it creates and numbers their
+candidates itself (``held``): whatever a caller does in it, every answer and every read, in the
+batch and after its commit, is the memory store's for the same calls (SPEC §2, §3).
 
 Random runs of calls (start a turn, store a candidate with or without a key and with a start that
 holds or not, select, add an event, fork, read, a nested batch that fails) go to both stores, each
@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from middleware.stores import MemoryStore, Store
+from middleware.stores import MemoryStore, SQLiteStore, Store
 from middleware.stores.base import CandidateRow, GameRow, Start
+from middleware.stores.held import FLUSH_AT
 from middleware.stores.postgres import PostgresStore
-from middleware.stores.postgres_held import FLUSH_AT
 from tests.rulesets import bundled_json
 from tests.stores.pg import PG_URL, connect
 
@@ -55,9 +55,12 @@ def calls(draw: st.DrawFn) -> list[Call]:
     return script
 
 
+KINDS = ["sqlite", "postgres"]
+
+
 @pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    """One schema for every run (each run plays chats of its own)."""
+def schema_url() -> Iterator[str]:
+    """One PostgreSQL schema for every run (each run plays chats of its own)."""
     name = f"gm_test_{secrets.token_hex(6)}"
     yield f"{PG_URL}{'&' if '?' in PG_URL else '?'}schema={name}"
 
@@ -67,6 +70,21 @@ def url() -> Iterator[str]:
         await admin.close()
 
     asyncio.run(drop())
+
+
+@pytest.fixture(params=KINDS)
+def where(request: pytest.FixtureRequest, schema_url: str,
+          tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Where the store under test opens: one SQLite file, or the PostgreSQL schema."""
+    if request.param == "postgres":
+        return schema_url
+    return str(tmp_path_factory.mktemp("held") / "game.db")
+
+
+async def opened(where: str) -> Store:
+    if where.startswith("postgresql"):
+        return await PostgresStore.open(where)
+    return await SQLiteStore.open(where)
 
 
 def a_game(chat: str) -> GameRow:
@@ -145,11 +163,11 @@ async def play(store: Store, chat: str, script: list[Call], in_batch: bool) -> l
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(script=calls(), in_batch=st.booleans())
-def test_a_batch_answers_as_the_memory_store_does(url: str, script: list[Call],
+def test_a_batch_answers_as_the_memory_store_does(where: str, script: list[Call],
                                                   in_batch: bool) -> None:
     async def both() -> tuple[list[object], list[object]]:
         chat = f"c{secrets.token_hex(4)}"
-        store = await PostgresStore.open(url)
+        store = await opened(where)
         try:
             return (await play(MemoryStore(), chat, script, in_batch),
                     await play(store, chat, script, in_batch))
@@ -160,10 +178,10 @@ def test_a_batch_answers_as_the_memory_store_does(url: str, script: list[Call],
     assert expected == got
 
 
-async def test_a_replay_long_enough_to_write_several_times_reads_back_whole(url: str) -> None:
-    """More candidates than a batch holds at once: every turn, candidate and selection is stored,
-    and the batch wrote them in a few statements, not one per turn."""
-    store = await PostgresStore.open(url)
+async def test_a_replay_long_enough_to_write_several_times_reads_back_whole(where: str) -> None:
+    """More candidates than a batch holds at once: every turn, candidate and selection is
+    stored."""
+    store = await opened(where)
     played = 2 * FLUSH_AT + 3
     try:
         async with store.batch():
@@ -181,7 +199,7 @@ async def test_a_replay_long_enough_to_write_several_times_reads_back_whole(url:
         await store.close()
 
 
-async def test_a_game_forked_in_a_batch_goes_on_from_the_turns_it_copied(url: str) -> None:
+async def test_a_game_forked_in_a_batch_goes_on_from_the_turns_it_copied(where: str) -> None:
     """A fork made in the batch of a game the batch created is the batch's too: its copied turns
     keep their keys, numbering and selection, on both stores alike."""
     async def fork_and_write(store: Store) -> list[object]:
@@ -197,7 +215,7 @@ async def test_a_game_forked_in_a_batch_goes_on_from_the_turns_it_copied(url: st
         return [retried.replayed, added.index, onward.index, await everything(store, "copy"),
                 await everything(store, "source")]
 
-    store = await PostgresStore.open(url)
+    store = await opened(where)
     try:
         assert [True, 1, 0] == (await fork_and_write(MemoryStore()))[:3]
         assert await fork_and_write(MemoryStore()) == await fork_and_write(store)
