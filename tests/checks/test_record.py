@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from middleware.resolve.checks.record import CheckRecord, format_chance
+from hypothesis import given
+from hypothesis import strategies as st
+
+from middleware.resolve.checks.record import EXTRAS, CheckRecord, _extra_text, format_chance
 
 
 def test_attributes_follow_the_peer_order() -> None:
@@ -50,3 +53,38 @@ def test_chance_is_never_rounded_to_a_false_certainty() -> None:
     assert ["0.5833", "<0.0001", ">0.9999", "0.0000", "1.0000"] == [
         format_chance(7 / 12), format_chance(1e-7), format_chance(1 - 1e-7), format_chance(0.0),
         format_chance(1.0)]
+
+
+@given(st.data())
+def test_extras_are_every_set_extra_in_the_peer_order(data: st.DataObject) -> None:
+    """SPEC §6: the extras written are exactly the extras a record sets (not None), in the order
+    of ``EXTRAS``, each written as its own value says (read in one call, ``_extras``)."""
+    names = data.draw(st.lists(st.sampled_from(EXTRAS), unique=True))
+    fields = {_field(name): data.draw(_EXTRA_VALUES[_field(name)]) for name in names}
+    record = CheckRecord(status="resolved", **fields)
+    expected = [(name, _extra_text(name, getattr(record, _field(name)))) for name in EXTRAS
+                if getattr(record, _field(name)) is not None]
+    assert expected == record.tag_attrs()[10:]
+
+
+@given(st.floats(min_value=0.0, max_value=1.0))
+def test_a_chance_on_the_tag_is_written_as_format_chance_writes_it(chance: float) -> None:
+    """Our ``chance`` on the tag (kept per value) is ``format_chance`` of that value, 0 included."""
+    record = CheckRecord(status="resolved", chance=chance)
+    assert [("chance", format_chance(chance))] == record.tag_attrs()[10:]
+    assert [("chance", format_chance(chance))] == record.tag_attrs()[10:]  # from the cache
+
+
+def _field(name: str) -> str:
+    return {"with": "with_", "from": "from_", "zeroDice": "zero_dice",
+            "darkHighest": "dark_highest", "darkOutcome": "dark_outcome",
+            "symbolDetails": "symbol_details", "upgradeOwn": "upgrade_own"}.get(name, name)
+
+
+_TEXTS = st.text(alphabet=st.characters(codec="ascii", exclude_characters='"[]\r\n'), max_size=8)
+_EXTRA_VALUES: dict[str, st.SearchStrategy[object]] = {
+    name: (st.booleans() | st.none() if field.annotation == bool | None
+           else st.integers(-99, 99) | st.none() if field.annotation == int | None
+           else st.floats(0.0, 1.0) | st.none() if field.annotation == float | None
+           else _TEXTS | st.none())
+    for name, field in CheckRecord.model_fields.items()}

@@ -9,6 +9,8 @@ peer's dice cards keep working.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
@@ -35,7 +37,8 @@ _FIELD = {"with": "with_", "from": "from_", "zeroDice": "zero_dice", "darkHighes
           "darkOutcome": "dark_outcome", "symbolDetails": "symbol_details",
           "upgradeOwn": "upgrade_own"}
 _PLUS = frozenset({"bonus", "adjust"})
-_EXTRA_FIELDS = tuple((name, _FIELD.get(name, name)) for name in EXTRAS)
+_EXTRA_VALUES = itemgetter(*(_FIELD.get(name, name) for name in EXTRAS))
+"""A record's extras' values, in ``EXTRAS`` order, read from its fields in one call."""
 
 NO_ATTRS: Mapping[str, str] = MappingProxyType({})
 """The attributes of an ``Ask`` made with none: one shared mapping no one can change."""
@@ -146,9 +149,11 @@ class CheckRecord(Record):
         return attrs + self._extras()
 
     def _extras(self) -> list[tuple[str, str]]:
-        fields = self.__dict__  # every extra is a plain field: read them without getattr
-        return [(name, _extra_text(name, fields[field])) for name, field in _EXTRA_FIELDS
-                if fields[field] is not None]
+        # Every extra is a plain field, their values read in one call: a dict look-up per extra
+        # cost more than writing the handful a check sets.
+        values = _EXTRA_VALUES(self.__dict__)
+        return [(name, _extra_text(name, value))
+                for name, value in zip(EXTRAS, values, strict=True) if value is not None]
 
 
 def _text(value: int | None) -> str:
@@ -159,10 +164,19 @@ def _extra_text(name: str, value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if name == "chance" and isinstance(value, float):
-        return format_chance(value)
+        # -0.0 is a key equal to 0.0 and written otherwise: a chance is never below 0, but a
+        # cached text must be the one its own value gives
+        return _tag_chance(value) if value > 0 else format_chance(value)
     if isinstance(value, int):
         return plus_signed(value) if name in _PLUS else signed(value)
     return str(value)
+
+
+@lru_cache(maxsize=1024)
+def _tag_chance(chance: float) -> str:
+    """``format_chance`` on a tag, once per chance: a check's chance is worked out once per
+    (sheet, dc, mode) and written on every record of it, three formats each time."""
+    return format_chance(chance)
 
 
 def format_chance(chance: float, spec: str = ".4f") -> str:
