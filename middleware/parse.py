@@ -380,6 +380,8 @@ _Body = tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]
 
 def _readings(bodies: list[str], refusals: list[str | None]) -> list[_Reading]:
     """Each body's reading: the refusal if it is not read, else what the grammar made of it."""
+    if refusals.count(None) == len(refusals):  # nearly always: every body is read as it is
+        return _parse_together(bodies) if bodies else []
     readable = [body for body, refusal in zip(bodies, refusals, strict=True) if refusal is None]
     parsed = iter(_parse_together(readable) if readable else [])
     return [next(parsed) if refusal is None else refusal for refusal in refusals]
@@ -392,7 +394,7 @@ def _parse_together(bodies: list[str]) -> list[_Reading]:
     Each body reads alone in that parse too, so taking the plain ones out changes no reading.
     """
     plain = [_plain_parts(body) for body in bodies]
-    if all(parts is not None for parts in plain):
+    if None not in plain:
         return cast(list[_Reading], plain)
     others = iter(_parse_grammar([body for body, parts in zip(bodies, plain, strict=True)
                                   if parts is None]))
