@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import astuple
 from typing import Any
 
+import asyncpg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -219,5 +220,40 @@ async def test_a_game_forked_in_a_batch_goes_on_from_the_turns_it_copied(where: 
     try:
         assert [True, 1, 0] == (await fork_and_write(MemoryStore()))[:3]
         assert await fork_and_write(MemoryStore()) == await fork_and_write(store)
+    finally:
+        await store.close()
+
+
+async def test_a_postgres_replay_makes_a_round_trip_per_many_turns(
+        schema_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Statements sent in a batch that plays 515 turns of two candidates and a selection each:
+    a handful (the game, a flush per 256 candidates, the transaction), where it was one or more a
+    turn."""
+    sent: list[str] = []
+    for method in ("execute", "fetch", "fetchrow", "fetchval"):
+        plain = getattr(asyncpg.Connection, method)
+
+        async def counted(self: Any, query: str, *args: Any, _plain: Any = plain,
+                          **kwargs: Any) -> Any:
+            sent.append(query)
+            return await _plain(self, query, *args, **kwargs)
+
+        monkeypatch.setattr(asyncpg.Connection, method, counted)
+    store = await PostgresStore.open(schema_url)
+    played = 2 * FLUSH_AT + 3
+    try:
+        sent.clear()
+        async with store.batch():
+            await store.create_game(a_game("counted"))
+            for turn in range(1, played + 1):
+                await store.start_turn("counted", turn, f"turn {turn}")
+                for n in range(2):
+                    await store.add_candidate(a_reply("counted", turn, None, n))
+                await store.select("counted", turn, 0)
+        flushes = [q for q in sent if "unnest" in q and "INSERT INTO candidates" in q]
+        # the game (a savepoint, its fragments, its row), the flushes, the transaction's ends
+        assert 5 == len(flushes) and len(sent) <= 12, sent
+        assert [0] * played == [t.selected for t in (await store.turns("counted", 1, played)
+                                                     ).values()]
     finally:
         await store.close()
