@@ -388,7 +388,8 @@ class SQLiteStore:
         The statement runs outside ``_sqlite_errors``, entered only to map an error: every call
         of the store passes here, and a generator-based context manager per statement cost about
         as much as a short statement."""
-        self._write_held()
+        if self._owned is not None:  # in a batch: what it holds back goes first
+            self._write_held()
         waits = iter(_BUSY_WAITS)
         while True:
             try:
