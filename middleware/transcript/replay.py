@@ -162,15 +162,21 @@ async def _gm(engine: Engine, prepared: Prepared, summaries: _Summaries, chat: s
     if seed is None and prepared.game.options.dice == "candidate":
         seed = derive_seed(prepared.game.seed, chat, turn, count)
     done = await engine.process(chat, turn, line.text, key=line.key, seed=seed, dice=line.dice)
-    outside = next((r.feedback for r in done.records if r.status == "error" and r.feedback
-                    and r.feedback.startswith("DiceError: scripted throw")), None)
-    if outside is not None:  # SPEC §5: a scripted face outside its die is the transcript's fault
-        raise TranscriptError(outside.removeprefix("DiceError: "), line=number, path="$.dice")
+    if line.dice:  # only the line's own scripted faces can fall outside their die
+        _check_scripted(done, number)
     summary = summaries.of(done.state)
     step = Step(number, "gm", chat, turn, line.text, done, summary)
     if line.expect is not None:
         _check(line, step, number)
     return step
+
+
+def _check_scripted(done: Processed, number: int) -> None:
+    """SPEC §5: a scripted face outside its die is the transcript's fault, not a tag's."""
+    outside = next((r.feedback for r in done.records if r.status == "error" and r.feedback
+                    and r.feedback.startswith("DiceError: scripted throw")), None)
+    if outside is not None:
+        raise TranscriptError(outside.removeprefix("DiceError: "), line=number, path="$.dice")
 
 
 def _check(line: GmLine, step: Step, number: int) -> None:
