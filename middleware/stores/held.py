@@ -23,6 +23,12 @@ FLUSH_AT = 256
 """Candidates held back before they are written (a flush is one statement; its arrays grow with
 this, and a replay's batch holds about this many replies' text in memory)."""
 
+KEPT_TURNS = 1024
+"""The newest turns of each chat the batch keeps count of: a replay plays on at its newest turn,
+and a batch of a million turns would otherwise keep a million counts. What is written to an older
+turn (a fork far back) goes to the database as in a chat the batch does not own."""
+
+
 @dataclass(slots=True)
 class _Turn:
     """A turn of a chat the batch owns, as the database holds it (or will, once flushed)."""
@@ -30,7 +36,12 @@ class _Turn:
     candidates: int = 0
     selected: int | None = None
     events: int = 0
-    keys: set[str] = field(default_factory=set)
+    keys: set[str] | None = None
+    """The retry keys of its candidates (most turns have none: made when the first comes)."""
+
+    def copy(self) -> _Turn:
+        return _Turn(self.candidates, self.selected, self.events,
+                     None if self.keys is None else set(self.keys))
 
 
 CandidateValues = tuple[str, int, int, str | None, str, str, str, str, str]
@@ -42,13 +53,16 @@ text, records and state as the store keeps them (PostgreSQL keeps the reply and 
 class OwnedChats:
     """The chats a batch owns, their turns, and the writes not yet sent."""
 
-    chats: set[str] = field(default_factory=set)
+    chats: dict[str, int] = field(default_factory=dict)
+    """Each chat owned, with the turn at and below which it keeps no count (``KEPT_TURNS``)."""
     turns: dict[tuple[str, int], _Turn] = field(default_factory=dict)
     started: dict[tuple[str, int], str] = field(default_factory=dict)
     """Turns started and not yet written: the player's text as JSON."""
     selections: dict[tuple[str, int], int] = field(default_factory=dict)
     candidates: list[CandidateValues] = field(default_factory=list)
     parts: dict[str, str] = field(default_factory=dict)
+    trim_at: int = field(default_factory=lambda: 2 * KEPT_TURNS)
+    """How many turns counted make ``start`` keep only the newest of each chat."""
 
     @property
     def waiting(self) -> bool:
@@ -60,33 +74,35 @@ class OwnedChats:
 
     def own(self, chat: str) -> None:
         """``chat``'s game was created in this batch: it has no turns yet."""
-        self.chats.add(chat)
+        self.chats[chat] = 0
 
     def fork(self, chat: str, last: int, new_chat: str) -> None:
         """``new_chat`` was forked in this batch from ``chat``'s turns up to ``last``: owned when
         ``chat`` is, its turns as they stand."""
         if chat not in self.chats:
             return
-        self.chats.add(new_chat)
+        self.chats[new_chat] = self.chats[chat]  # the turns not counted stay uncounted
         for (of, number), turn in list(self.turns.items()):
             if of == chat and number <= last:
-                self.turns[new_chat, number] = _Turn(turn.candidates, turn.selected, turn.events,
-                                                     set(turn.keys))
+                self.turns[new_chat, number] = turn.copy()
 
     def start(self, chat: str, turn: int, user_text: str) -> bool:
         """Start the turn (kept as it is if it exists); False for a chat the batch does not own."""
-        if chat not in self.chats:
+        uncounted = self.chats.get(chat)
+        if uncounted is None or turn <= uncounted:
             return False
         if (chat, turn) not in self.turns:
             self.turns[chat, turn] = _Turn()
             self.started[chat, turn] = user_text
+            if len(self.turns) > self.trim_at:
+                self._trim()
         return True
 
     def add(self, chat: str, turn: int, key: str | None, start: Start | None) -> int | None:
         """The index of a new candidate of an owned turn, selected; None when the database must
         decide (the chat not owned, the turn not started, the key seen, ``start`` stale)."""
         held = self.turns.get((chat, turn))
-        if held is None or (key is not None and key in held.keys):
+        if held is None or (key is not None and held.keys is not None and key in held.keys):
             return None
         if start is not None:
             before = self.turns.get((chat, start.turn))
@@ -95,6 +111,8 @@ class OwnedChats:
         index = held.candidates
         held.candidates, held.selected = index + 1, index
         if key is not None:
+            if held.keys is None:
+                held.keys = set()
             held.keys.add(key)
         self.selections[chat, turn] = index
         return index
@@ -113,6 +131,18 @@ class OwnedChats:
         held = self.turns.get((chat, turn))
         if held is not None:
             held.events += 1
+
+    def _trim(self) -> None:
+        """Keep count of each chat's newest ``KEPT_TURNS`` turns only (writes held for the others
+        stay held: they are written with the rest)."""
+        newest: dict[str, int] = {}
+        for chat, number in self.turns:
+            newest[chat] = max(newest.get(chat, 0), number)
+        for chat, number in newest.items():
+            self.chats[chat] = max(self.chats[chat], number - KEPT_TURNS)
+        self.turns = {(chat, number): turn for (chat, number), turn in self.turns.items()
+                      if number > self.chats[chat]}
+        self.trim_at = max(2 * KEPT_TURNS, 2 * len(self.turns))
 
     def forget(self) -> None:
         """A savepoint was rolled back: what it held is gone, and the turns written inside it

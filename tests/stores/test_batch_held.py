@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from middleware.stores import MemoryStore, SQLiteStore, Store
+from middleware.stores import MemoryStore, SQLiteStore, Store, held
 from middleware.stores.base import CandidateRow, GameRow, Start
 from middleware.stores.held import FLUSH_AT
 from middleware.stores.postgres import PostgresStore
@@ -163,9 +163,11 @@ async def play(store: Store, chat: str, script: list[Call], in_batch: bool) -> l
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
-@given(script=calls(), in_batch=st.booleans())
+@given(script=calls(), in_batch=st.booleans(), kept=st.sampled_from([1, held.KEPT_TURNS]))
 def test_a_batch_answers_as_the_memory_store_does(where: str, script: list[Call],
-                                                  in_batch: bool) -> None:
+                                                  in_batch: bool, kept: int) -> None:
+    """``kept``: how many turns of a chat the batch keeps count of (with one, every fork and
+    nearly every turn played twice goes to the database as in a chat it does not own)."""
     async def both() -> tuple[list[object], list[object]]:
         chat = f"c{secrets.token_hex(4)}"
         store = await opened(where)
@@ -175,7 +177,9 @@ def test_a_batch_answers_as_the_memory_store_does(where: str, script: list[Call]
         finally:
             await store.close()
 
-    expected, got = asyncio.run(both())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(held, "KEPT_TURNS", kept)
+        expected, got = asyncio.run(both())
     assert expected == got
 
 
@@ -255,5 +259,37 @@ async def test_a_postgres_replay_makes_a_round_trip_per_many_turns(
         assert 5 == len(flushes) and len(sent) <= 12, sent
         assert [0] * played == [t.selected for t in (await store.turns("counted", 1, played)
                                                      ).values()]
+    finally:
+        await store.close()
+
+
+async def test_a_batch_keeps_count_of_its_newest_turns_only(
+        where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``KEPT_TURNS`` a batch forgets the counts of a chat's oldest turns (a long replay's
+    memory stays flat): a reply retried on an old turn and a fork from it are still answered
+    right, by the database."""
+    monkeypatch.setattr(held, "KEPT_TURNS", 4)
+    async def long_game(store: Store) -> list[object]:
+        async with store.batch():
+            await store.create_game(a_game("trimmed"))
+            for turn in range(1, 21):
+                await store.start_turn("trimmed", turn, f"turn {turn}")
+                await store.add_candidate(a_reply("trimmed", turn, "k", turn))
+            old = await store.add_candidate(a_reply("trimmed", 2, "k", 99))
+            added = await store.add_candidate(a_reply("trimmed", 2, None, 100))
+            await store.fork("trimmed", 3, "fork")
+            await store.start_turn("fork", 3, "turn 3 again")  # copied: kept as it is
+            again = await store.add_candidate(a_reply("fork", 3, None, 102))
+            await store.start_turn("fork", 4, "turn 4 again")
+            onward = await store.add_candidate(a_reply("fork", 4, None, 101))
+        return [old.replayed, added.index, again.index, onward.index,
+                await everything(store, "trimmed"),
+                await everything(store, "fork")]
+
+    store = await opened(where)
+    try:
+        expected = await long_game(MemoryStore())
+        assert [True, 1, 1, 0] == expected[:4]
+        assert expected == await long_game(store)
     finally:
         await store.close()
