@@ -183,23 +183,32 @@ def test_a_batch_answers_as_the_memory_store_does(where: str, script: list[Call]
     assert expected == got
 
 
+LONG = 2 * FLUSH_AT + 3
+"""Turns of a long game: with two candidates each, more than a batch holds twice over."""
+
+
+async def long_game(store: Store, chat: str) -> None:
+    """``LONG`` turns of ``chat`` in one batch, each with two candidates, the one ``turn % 2``
+    selected last."""
+    async with store.batch():
+        await store.create_game(a_game(chat))
+        for turn in range(1, LONG + 1):
+            await store.start_turn(chat, turn, f"turn {turn}")
+            for n in range(2):
+                await store.add_candidate(a_reply(chat, turn, None, n))
+            await store.select(chat, turn, turn % 2)
+
+
 async def test_a_replay_long_enough_to_write_several_times_reads_back_whole(where: str) -> None:
     """More candidates than a batch holds at once: every turn, candidate and selection is
     stored."""
     store = await opened(where)
-    played = 2 * FLUSH_AT + 3
     try:
-        async with store.batch():
-            await store.create_game(a_game("long"))
-            for turn in range(1, played + 1):
-                await store.start_turn("long", turn, f"turn {turn}")
-                for n in range(2):
-                    await store.add_candidate(a_reply("long", turn, None, n))
-                await store.select("long", turn, turn % 2)
-        assert played == await store.last_turn("long")
-        rows = await store.turns("long", 1, played)
-        assert [turn % 2 for turn in range(1, played + 1)] == [rows[t].selected for t in sorted(rows)]
-        assert 2 * played == len(await store.replies("long", 1, played))
+        await long_game(store, "long")
+        assert LONG == await store.last_turn("long")
+        rows = await store.turns("long", 1, LONG)
+        assert [turn % 2 for turn in range(1, LONG + 1)] == [rows[t].selected for t in sorted(rows)]
+        assert 2 * LONG == len(await store.replies("long", 1, LONG))
     finally:
         await store.close()
 
@@ -230,9 +239,9 @@ async def test_a_game_forked_in_a_batch_goes_on_from_the_turns_it_copied(where: 
 
 async def test_a_postgres_replay_makes_a_round_trip_per_many_turns(
         schema_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Statements sent in a batch that plays 515 turns of two candidates and a selection each:
-    a handful (the game, a flush per 256 candidates, the transaction), where it was one or more a
-    turn."""
+    """Statements sent in a batch that plays 515 turns of two candidates and a selection each
+    (``long_game``): a handful (the game, a flush per 256 candidates, the transaction), where it
+    was one or more a turn."""
     sent: list[str] = []
     for method in ("execute", "fetch", "fetchrow", "fetchval"):
         plain = getattr(asyncpg.Connection, method)
@@ -244,21 +253,14 @@ async def test_a_postgres_replay_makes_a_round_trip_per_many_turns(
 
         monkeypatch.setattr(asyncpg.Connection, method, counted)
     store = await PostgresStore.open(schema_url)
-    played = 2 * FLUSH_AT + 3
     try:
         sent.clear()
-        async with store.batch():
-            await store.create_game(a_game("counted"))
-            for turn in range(1, played + 1):
-                await store.start_turn("counted", turn, f"turn {turn}")
-                for n in range(2):
-                    await store.add_candidate(a_reply("counted", turn, None, n))
-                await store.select("counted", turn, 0)
+        await long_game(store, "counted")
         flushes = [q for q in sent if "unnest" in q and "INSERT INTO candidates" in q]
         # the game (a savepoint, its fragments, its row), the flushes, the transaction's ends
         assert 5 == len(flushes) and len(sent) <= 12, sent
-        assert [0] * played == [t.selected for t in (await store.turns("counted", 1, played)
-                                                     ).values()]
+        rows = await store.turns("counted", 1, LONG)
+        assert [turn % 2 for turn in range(1, LONG + 1)] == [rows[t].selected for t in sorted(rows)]
     finally:
         await store.close()
 
