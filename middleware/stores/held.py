@@ -15,6 +15,7 @@ is held before it runs, so every read sees every write before it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from middleware.stores.base import Start
@@ -68,9 +69,6 @@ class OwnedChats:
     def waiting(self) -> bool:
         return bool(self.started or self.selections)  # every candidate held selects its turn
 
-    @property
-    def full(self) -> bool:
-        return len(self.candidates) >= FLUSH_AT
 
     def own(self, chat: str) -> None:
         """``chat``'s game was created in this batch: it has no turns yet."""
@@ -116,6 +114,13 @@ class OwnedChats:
             held.keys.add(key)
         self.selections[chat, turn] = index
         return index
+
+    def hold(self, candidate: CandidateValues, parts: Mapping[str, str]) -> bool:
+        """Hold back a candidate numbered by ``add``, with the fragments its state brings the
+        store; whether ``FLUSH_AT`` candidates now wait to be written."""
+        self.candidates.append(candidate)
+        self.parts.update(parts)
+        return len(self.candidates) >= FLUSH_AT
 
     def select(self, chat: str, turn: int, index: int) -> bool:
         """Select a candidate of an owned turn; False when the database must answer (the turn

@@ -364,12 +364,11 @@ class PostgresStore:
                     written: tuple[str, str, str, str], parts: dict[str, str]) -> CandidateRow:
         """Hold a candidate of a chat the batch owns back, numbered ``index``; write what is held
         when it is enough."""
-        batch.owned.candidates.append((row.chat, row.turn, index, row.key, str(row.seed),
-                                       *written))
+        full = batch.owned.hold((row.chat, row.turn, index, row.key, str(row.seed), *written),
+                                parts)
         if parts:
-            batch.owned.parts.update(parts)
             self._parts.update(parts)  # forgotten with the batch if it fails (``_forgetting``)
-        if batch.owned.full:
+        if full:
             async with self._connection("store candidates"):
                 pass  # taking the batch's connection writes what it holds
         return stored_as_given(row, index)

@@ -344,12 +344,11 @@ class SQLiteStore:
               parts: dict[str, str]) -> CandidateRow:
         """Hold a candidate of a game the batch owns back, numbered ``index`` (``written``: its
         records and state as stored); write what is held when it is enough."""
-        owned.candidates.append((row.chat, row.turn, index, row.key, str(row.seed), row.reply,
-                                 row.text, *written))
+        full = owned.hold((row.chat, row.turn, index, row.key, str(row.seed), row.reply,
+                           row.text, *written), parts)
         if parts:
-            owned.parts.update(parts)
             self._parts.update(parts)  # forgotten if the batch is undone (``_undo``)
-        if owned.full:
+        if full:
             self._write_held()
         return stored_as_given(row, index)
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from middleware.resolve.checks.record import EXTRAS, CheckRecord, _extra_text, format_chance
+from middleware.resolve.checks.record import (
+    _FIELD,
+    EXTRAS,
+    CheckRecord,
+    _extra_text,
+    format_chance,
+)
 
 
 def test_attributes_follow_the_peer_order() -> None:
@@ -76,9 +82,8 @@ def test_a_chance_on_the_tag_is_written_as_format_chance_writes_it(chance: float
 
 
 def _field(name: str) -> str:
-    return {"with": "with_", "from": "from_", "zeroDice": "zero_dice",
-            "darkHighest": "dark_highest", "darkOutcome": "dark_outcome",
-            "symbolDetails": "symbol_details", "upgradeOwn": "upgrade_own"}.get(name, name)
+    """The record's field for an extra's name (the module's own mapping: one home for it)."""
+    return _FIELD.get(name, name)
 
 
 _TEXTS = st.text(alphabet=st.characters(codec="ascii", exclude_characters='"[]\r\n'), max_size=8)
