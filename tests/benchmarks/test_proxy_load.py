@@ -13,9 +13,13 @@ their requests route.
 Each slot has an HTTP client of its own, as each player has (``players``): one client's pool
 shared by all the slots cost the test's own process more than the servers it measured.
 
-The same waves are first played against the fake upstream directly, then through a proxy that
-does nothing (``passthrough``, the floor of the stack ``serve`` runs on), so the throughput through
-the proxy is printed beside the upstream's own and the floor's, measured in one run.
+The same waves are played against the fake upstream directly, through a proxy that does nothing
+(``passthrough``, the floor of the stack ``serve`` runs on) and through the proxy, each with slots
+and clients of its own, the three in turn wave by wave: the throughput through the proxy is printed
+beside the upstream's own and the floor's, measured in one run. Played one path after the other
+(all the direct waves, then the floor's, then the proxy's), the ratio for the same code moved
+between 0.55x and 0.78x from run to run, as the machine's speed drifted under one path's waves
+and not another's; in turn, a drift falls on the three alike.
 
 Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_load.py -s``
 (``GM_LOAD_REQUESTS``, ``GM_LOAD_CONCURRENCY``, ``GM_LOAD_TURNS`` and ``GM_LOAD_CHATS`` for
@@ -48,7 +52,7 @@ import httpx
 from middleware.display import for_people
 from middleware.engine import Engine
 from middleware.stores import open_store
-from tests.benchmarks.processes import cpu_seconds, free_port, gm_middleware, resident_mb, running, started
+from tests.benchmarks.processes import cpu_seconds, free_port, gm_middleware, resident_mb, running
 from tests.conftest import compat_path
 from tests.proxy.conftest import CHECK, chat_for
 
@@ -130,16 +134,27 @@ async def wave(http: list[httpx.AsyncClient], slots: list[Slot]) -> list[Played]
             for messages, text in zip(sent, texts, strict=True)]
 
 
-async def played_through(url: str, waves: int) -> float:
-    """Seconds ``waves`` waves of new slots take against ``url``, a server that stores nothing
-    (the upstream itself, or the pass-through in front of it)."""
-    slots = [Slot(n) for n in range(CONCURRENCY)]
-    loop = asyncio.get_running_loop()
-    async with players(url, len(slots)) as http:
+@dataclass
+class Leg:
+    """One path the waves are played on (the upstream directly, the proxy that does nothing, the
+    proxy): its slots, their clients, and what its waves took."""
+
+    http: list[httpx.AsyncClient]
+    pid: int | None = None
+    """The server process whose CPU time is counted (None: the upstream's, not counted)."""
+    slots: list[Slot] = field(default_factory=lambda: [Slot(n) for n in range(CONCURRENCY)])
+    seconds: float = 0.0
+    cpu: float = 0.0
+
+    async def wave(self) -> list[Played]:
+        loop = asyncio.get_running_loop()
+        cpu = cpu_seconds(self.pid) if self.pid is not None else 0.0
         began = loop.time()
-        for _ in range(waves):
-            await wave(http, slots)
-        return loop.time() - began
+        played = await wave(self.http, self.slots)
+        self.seconds += loop.time() - began
+        if self.pid is not None:
+            self.cpu += cpu_seconds(self.pid) - cpu
+        return played
 
 
 def serve_command() -> list[str]:
@@ -165,50 +180,33 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     candidate as shown, and the server's resident memory is flat once its caches are full."""
     waves = REQUESTS // CONCURRENCY
     store = f"sqlite:///{tmp_path / 'load.db'}"
-    port, upstream_port = free_port(), free_port()
+    port, upstream_port, floor_port = free_port(), free_port(), free_port()
     upstream_url = f"http://127.0.0.1:{upstream_port}"
-    with open(tmp_path / "upstream.log", "wb") as log:
-        upstream = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.proxy.fake_upstream", str(upstream_port), REPLY,
-            stdout=log, stderr=log)
-    loop = asyncio.get_running_loop()
+    url = f"http://127.0.0.1:{port}"
     played: list[Played] = []
-    try:
-        await started(upstream_url)
-        took_direct = await played_through(upstream_url, waves)
-        floor_port = free_port()
-        async with running(floor_port, "-m", "tests.benchmarks.passthrough", str(floor_port),
-                           upstream_url, log=tmp_path / "passthrough.log") as floor:
-            floor_cpu = cpu_seconds(floor.pid)
-            took_floor = await played_through(f"http://127.0.0.1:{floor_port}", waves)
-            floor_cpu = cpu_seconds(floor.pid) - floor_cpu
-        with open(tmp_path / "serve.log", "wb") as log:
-            server = await asyncio.create_subprocess_exec(
-                *serve_command(),
-                "--ruleset", str(compat_path("ember-roads.json")), "--upstream", upstream_url,
-                "--store", store, "--port", str(port), "--chats", str(CHATS),
-                "--display", "cards", "--log-level", "warning", stdout=log, stderr=log)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            await started(url)
-            slots = [Slot(n) for n in range(CONCURRENCY)]
-            async with players(url, len(slots)) as http:
-                serve_cpu = cpu_seconds(server.pid)
-                began = loop.time()
-                memory = []
-                for number in range(1, waves + 1):
-                    played += await wave(http, slots)
-                    memory.append(resident_mb(server.pid))
-                    if TRACE:
-                        await traced(http[0], number)
-                took = loop.time() - began
-                serve_cpu = cpu_seconds(server.pid) - serve_cpu
-        finally:
-            server.terminate()
-            await server.wait()
-    finally:
-        upstream.terminate()
-        await upstream.wait()
+    memory: list[float] = []
+    async with running(upstream_port, "-m", "tests.proxy.fake_upstream", str(upstream_port),
+                       REPLY, log=tmp_path / "upstream.log"), \
+            running(floor_port, "-m", "tests.benchmarks.passthrough", str(floor_port),
+                    upstream_url, log=tmp_path / "passthrough.log") as floor, \
+            running(port, *serve_command(), "--ruleset", str(compat_path("ember-roads.json")),
+                    "--upstream", upstream_url, "--store", store, "--port", str(port),
+                    "--chats", str(CHATS), "--display", "cards", "--log-level", "warning",
+                    log=tmp_path / "serve.log") as server, \
+            players(upstream_url, CONCURRENCY) as direct_http, \
+            players(f"http://127.0.0.1:{floor_port}", CONCURRENCY) as floor_http, \
+            players(url, CONCURRENCY) as proxy_http:
+        direct, passed, proxied = (Leg(direct_http), Leg(floor_http, floor.pid),
+                                   Leg(proxy_http, server.pid))
+        for number in range(1, waves + 1):  # the legs in turn, so the machine's drift hits each
+            await direct.wave()
+            await passed.wave()
+            played += await proxied.wave()
+            memory.append(resident_mb(server.pid))
+            if TRACE:
+                await traced(proxy_http[0], number)
+    took_direct, took_floor, took = direct.seconds, passed.seconds, proxied.seconds
+    floor_cpu, serve_cpu, slots = passed.cpu, proxied.cpu, proxied.slots
     mismatched = await not_as_stored(store, played)
     streams = waves * CONCURRENCY
     chats = sum(slot.opened for slot in slots)
