@@ -3,7 +3,13 @@ each tag body" floor (the pipeline benchmark's baseline, run over the same 10,00
 resolution, no store), all in one run. Goals: memory ≤ 3×, SQLite ≤ 4×, PostgreSQL ≤ 6× the floor.
 
 Run with ``.venv/bin/python -m pytest tests/benchmarks/test_replay_bench.py --benchmark-only
--p no:cacheprovider``; PostgreSQL is the test server (``GM_TEST_POSTGRES``), a schema per round.
+-p no:cacheprovider -s``; PostgreSQL is the test server (``GM_TEST_POSTGRES``), a schema per round.
+
+``test_replay_against_the_floor`` gives the ratios: in CPU time (``time.process_time``), the floor
+and the three replays timed in turn, round after round (``ALTERNATING_ROUNDS``), the best of each
+kept and divided by the floor's, so a drift of the machine's speed falls on all alike (the tests
+after it time each alone, as pytest-benchmark groups them: the floor's rounds came first and a
+store's all together, and a ratio read off them moved by a tenth between runs).
 Logging is as ``gm-middleware replay`` sets it (``warning``, whatever ``GM_BENCH_LOG`` says): the
 per-tag events a proxy writes are not what a replay pays.
 """
@@ -14,7 +20,9 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +38,8 @@ from tests.stores.pg import fresh_schema
 
 TURNS = 10_000
 ROUNDS = 2
+ALTERNATING_ROUNDS = int(os.environ.get("GM_REPLAY_ROUNDS", "3"))
+KINDS = ("memory", "sqlite", "postgres")
 
 
 @pytest.fixture(autouse=True)
@@ -71,6 +81,42 @@ def floor(parser: Lark, replies: list[str]) -> int:
     """Each reply's tags found by a regex and their bodies parsed by Lark LALR: nothing else."""
     return sum(len(parser.parse(m.group(2)).children) for text in replies
                for m in FIND.finditer(text))
+
+
+def replay_once(kind: str, lines: list[str], folder: Path, number: int) -> int:
+    """One replay of ``lines`` on a new store of ``kind`` (a file in ``folder``, a schema)."""
+    if kind == "postgres":
+        return asyncio.run(run_in_fresh_schema(lines))
+    return asyncio.run(run("memory://" if kind == "memory" else
+                           f"sqlite:///{folder}/alternating-{number}.db", lines))
+
+
+def cpu_seconds(work: Callable[[], object]) -> float:
+    started = time.process_time()
+    work()
+    return time.process_time() - started
+
+
+@pytest.mark.benchmark(group="replay-against-floor")
+def test_replay_against_the_floor(benchmark: Any, tmp_path: Path) -> None:
+    lines = transcript_lines(TURNS)
+    parser = Lark(BASELINE_GRAMMAR, parser="lalr")
+    replies = [json.loads(line)["text"] for line in lines[2::2]]
+
+    def measure() -> dict[str, float]:
+        times: dict[str, list[float]] = {kind: [] for kind in ("floor", *KINDS)}
+        for number in range(ALTERNATING_ROUNDS):
+            times["floor"].append(cpu_seconds(lambda: floor(parser, replies)))
+            for kind in KINDS:
+                times[kind].append(cpu_seconds(partial(replay_once, kind, lines, tmp_path, number)))
+        return {kind: min(seconds) for kind, seconds in times.items()}
+
+    best = benchmark.pedantic(measure, rounds=1, iterations=1)
+    ratios = {kind: best[kind] / best["floor"] for kind in KINDS}
+    benchmark.extra_info.update({"best_cpu_s": best, "ratios": ratios})
+    print(f"\nreplay of {TURNS:,} turns against the floor ({best['floor'] * 1000:.0f} ms), CPU, "
+          f"best of {ALTERNATING_ROUNDS} in turn: "
+          + ", ".join(f"{kind} {ratio:.2f}x" for kind, ratio in ratios.items()))
 
 
 @pytest.mark.benchmark(group="replay-10000-turns")
