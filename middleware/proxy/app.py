@@ -73,7 +73,7 @@ from middleware.proxy.stream import (
     sse_reply,
     sse_stored,
 )
-from middleware.proxy.tools import PlainReply, ToolTurn, engine_tools, tool_answer, tool_events
+from middleware.proxy.tools import ToolTurn, engine_tools, tool_answer, tool_events
 from middleware.proxy.tools.extend import tool_continue
 from middleware.proxy.tools.schemas import Schema
 from middleware.proxy.tree import ChatTree, named_chat, route_headers
@@ -337,26 +337,25 @@ class _Proxy:
         seed = preview.seed
         ruleset = await self.engine.ruleset(at.chat)
         offered = await self._offered(at.chat)
-        streamed: ReplyStream | None = None
+        # Streamed or not, the reply is read as it grows: each call is answered from that
+        # reading, and the store takes it (not sent when not streaming).
+        shown = shown_tag if self.options.display == "cards" else resolved_text
+        reply = ReplyStream(preview, priced_at_end(ruleset), shown)
 
         async def store(text: str, notes: Sequence[Record]) -> Processed:
-            read = streamed.for_store() if streamed is not None else None  # not resolved again
             done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,
-                                             notes=notes, resolved=read)
+                                             notes=notes, resolved=reply.for_store())
             self.tree.remember(done.chat, done.turn, done.candidate, done.text)
             if notes:
                 get_logger().warning("proxy-tool-loop-cut", chat=done.chat, turn=done.turn,
                                      candidate=done.candidate, reasons=[n.reason for n in notes])
             return done
 
+        turn = ToolTurn(ask.body, offered, preview, reply)
         if not ask.stream:
-            turn = ToolTurn(ask.body, offered, preview, PlainReply())
             answer = await tool_answer(turn, self.upstream, at.auth, store, self._shown)
             return JSONResponse(answer, headers=headers), False
-        shown = shown_tag if self.options.display == "cards" else resolved_text
-        streamed = ReplyStream(preview, priced_at_end(ruleset), shown)
-        turn = ToolTurn(ask.body, offered, preview, streamed)
-        events = await tool_events(turn, streamed, self.upstream, at.auth, store, self._shown,
+        events = await tool_events(turn, reply, self.upstream, at.auth, store, self._shown,
                                    envelope)
         return self._events(_released(events, release), release, headers), True
 

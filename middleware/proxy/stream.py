@@ -5,7 +5,8 @@ tag is held back until it closes, then resolved and sent as its rewritten tag, w
 reply is stored as one candidate (``Engine.process`` of the full text, with the seed the stream
 used), so what the client saw is exactly the stored rewritten text. The store takes the stream's
 own reading of the reply (``finished``: what is left resolved, nothing resolved twice) when it is
-the whole reply resolved; else it resolves the text again.
+the whole reply resolved; else it resolves the text again. Tool mode reads its reply with a stream
+too, sent or not, and answers each call from the records so far (``read_so_far``).
 
 How a tag is resolved as it closes: the stream takes the pipeline's own steps (``resolve_item``)
 with the candidate's seed (``Engine.previewer``), carrying the reading each step leaves on to the
@@ -19,7 +20,7 @@ does text from a lone surrogate on (the store replaces it).
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, cast
 
 from middleware.engine import Processed
@@ -124,16 +125,35 @@ class ReplyStream:
         start reads branch blocks otherwise than the stream, a ``[place:]`` whose reading may
         have hung on the place where the reply ends (``_placed_alike``). Shows nothing more:
         ``tail`` sends the rest of the stored candidate."""
-        if self._holding or self._held > self._uncut:
+        if not self._as_whole():  # closing cannot make it so: spare resolving the rest
             return None
         self._read(self._tags.close())
         for run in self._blocks.end() if self._blocks is not None else ():
             self._run(run)
-        if self._holding or self._branches != self._reading.start.branches \
-                or not self._placed_alike():
+        if not self._as_whole():
             return None
         return ResolvedReply("".join(self._written), tuple(self._records), self._reading.state,
                              tuple(self._timings))
+
+    def read_so_far(self) -> Sequence[Record] | None:
+        """The records of the reply so far, exactly as the preview resolving it whole gives them
+        (tool mode answers each call from them: each tag was resolved once, as it closed); None
+        when that cannot be vouched for: ``finished``'s cases, and text the whole reply so far
+        would read otherwise at its end: what the tag stream still holds (a "[" prose left open,
+        a tag whose end is not yet certain) or an open branch block. The stream's own list: read
+        it, never change it."""
+        if self._tags.held or (self._blocks is not None and not self._blocks.outside) \
+                or not self._as_whole():
+            return None
+        return self._records
+
+    def _as_whole(self) -> bool:
+        """Whether what the stream read is what the preview reads of the reply so far: nothing
+        held for the end, nothing cut, branch blocks read as the start state reads them, nothing
+        that hung on the place where the reply ends (``_placed_alike``). Once false, it stays
+        false: the reply only grows, and so do the records."""
+        return not self._holding and self._held <= self._uncut \
+            and self._branches == self._reading.start.branches and self._placed_alike()
 
     def for_store(self) -> tuple[GameState, ResolvedReply] | None:
         """``finished`` with the start state it was read from, as ``Engine.process`` takes it

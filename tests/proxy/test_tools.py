@@ -11,12 +11,16 @@ faces; the exact texts below are those faces (2, 5 on the first check of this ch
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+from unittest.mock import patch
 
 import openai
 from structlog.testing import capture_logs
 
 from middleware import state_summary
+from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.proxy import GameConfig, ServeOptions
 from middleware.proxy.tools import MAX_CALLS, MAX_ROUNDS
 from middleware.records import Record
@@ -228,6 +232,43 @@ async def test_a_streamed_tool_turn_is_stored_from_the_streams_reading() -> None
     assert ([], [], STORED) == (resolved_again, cut_resolved_again, stored.text)
     assert ["skill_check"] * (MAX_ROUNDS - 1) + ["tools"] == [r.tag for r in cut.records]
     assert (tags.text, tags.records, tags.state) == (cut.text, cut.records, cut.state)
+
+
+@contextmanager
+def resolved_whole() -> Iterator[list[str]]:
+    """Every reply resolved whole while the block runs: by a call answered from the preview, by
+    the store, by a Continue's store (the pipeline's and the engine's name for it)."""
+    seen: list[str] = []
+
+    def counted(reply: str, *args: Any, **kwargs: Any) -> ResolvedReply:
+        seen.append(reply)
+        return resolve_reply(reply, *args, **kwargs)
+
+    with patch("middleware.pipeline.resolve_reply", counted), \
+            patch("middleware.engine.resolve_reply", counted):
+        yield seen
+
+
+async def test_a_tool_turn_not_streamed_and_its_continue_resolve_no_reply_whole() -> None:
+    """Not streaming too, the reply is read as it grows, each tag once: each call is answered
+    from that reading and the store writes it, for a turn as for a Continue of it; nothing is
+    resolved whole again (before, every call resolved the whole reply so far). The answers are
+    the tag path's: 2 rations, then 3."""
+    add = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 2}')
+    more = tool_call("inventory", '{"action": "add", "item": "Road rations", "count": 1}')
+    upstream = FakeUpstream([calling(CHECK_CALL, text=BEFORE), calling(add, text="Ada packs."),
+                             Answer("Done."), calling(more, text=" And one more."),
+                             Answer("Packed.")])
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
+        with resolved_whole() as turn_resolved:
+            first = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        cont = [*MESSAGES, {"role": "assistant", "content": first.choices[0].message.content}]
+        with resolved_whole() as continue_resolved:
+            await sdk.chat.completions.create(model="fake-7b", messages=cont)  # type: ignore[arg-type]
+    assert ([], []) == (turn_resolved, continue_resolved)
+    assert first.choices[0].message.content.startswith(f"{BEFORE} {CHECK} Ada packs.")  # type: ignore[union-attr]
+    assert ['now="2"', 'now="3"'] == [tool_results(upstream.seen[i])[-1]["content"]["resolved"]
+                                      .split(" ")[-1].rstrip("]") for i in (2, 4)]
 
 
 async def test_a_client_tool_passes_through_untouched() -> None:

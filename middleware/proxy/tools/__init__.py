@@ -11,7 +11,7 @@ writing tags, and the proxy runs each call through the same resolvers and turn-s
 
 from middleware.proxy.tools.answer import tool_answer, tool_events
 from middleware.proxy.tools.schemas import ENGINE_TOOLS, engine_tools
-from middleware.proxy.tools.turn import MAX_CALLS, MAX_ROUNDS, PlainReply, ToolTurn
+from middleware.proxy.tools.turn import MAX_CALLS, MAX_ROUNDS, ToolTurn
 
-__all__ = ["ENGINE_TOOLS", "MAX_CALLS", "MAX_ROUNDS", "PlainReply", "ToolTurn", "engine_tools",
-           "tool_answer", "tool_events"]
+__all__ = ["ENGINE_TOOLS", "MAX_CALLS", "MAX_ROUNDS", "ToolTurn", "engine_tools", "tool_answer",
+           "tool_events"]

@@ -23,7 +23,7 @@ from middleware.proxy.shown import ShownReplies
 from middleware.proxy.stream import ReplyStream, priced_at_end
 from middleware.proxy.tools.answer import tool_answer, tool_events
 from middleware.proxy.tools.schemas import Schema
-from middleware.proxy.tools.turn import PlainReply, ToolTurn
+from middleware.proxy.tools.turn import ToolTurn
 from middleware.proxy.tree import ChatTree
 from middleware.proxy.upstream import Upstream
 from middleware.records import Record
@@ -41,9 +41,14 @@ async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
     preview = await extender(engine, at.chat, at.turn, at.candidate,
                              continue_seed(base.seed, at.turn), base)
 
+    # Streamed or not, the addition is read as it grows: each call is answered from that
+    # reading, and the store takes it (not sent when not streaming).
+    reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
+                        resolved_text if cards is None else shown_tag)
+
     async def store(text: str, notes: Sequence[Record]) -> Processed:
         done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key, notes=notes,
-                            base=base)
+                            base=base, resolved=reply.finished())
         tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
         remember_joined(done, cards)
         if notes:
@@ -55,13 +60,10 @@ async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
     def shown(done: Processed) -> str:
         return shown_addition(done, cards)
 
+    turn = ToolTurn(dict(body), offered, preview, reply)
     if not stream:
-        turn = ToolTurn(dict(body), offered, preview, PlainReply())
         answer = await tool_answer(turn, upstream, at.auth, store, shown)
         return JSONResponse(answer, headers=dict(headers))
-    reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
-                        resolved_text if cards is None else shown_tag)
-    turn = ToolTurn(dict(body), offered, preview, reply)
     events = await tool_events(turn, reply, upstream, at.auth, store, shown, envelope)
     return StreamingResponse(events, media_type="text/event-stream", headers=dict(headers))
 

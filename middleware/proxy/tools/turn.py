@@ -3,16 +3,23 @@ through the same resolvers as the tag it stands for, and the model goes on; pure
 
 The turn keeps the reply as the tag path would read it: the model's text of each round, and in
 place of each engine call the tag it stands for (``calls.tag_text``), where the call happened.
-Each call is answered by resolving that whole reply so far with the candidate's seed
-(``Engine.previewer``): the tags resolve in reading order against the turn's start state, each
-seeing what the earlier calls changed, with the dice the stored candidate will throw, so the
-answer is the record the stored candidate holds (SPEC §3). The one difference, as for a streamed
-reply: a buy is priced at the place in force at the END of the reply, so a ``place`` call after a
-buy prices it again when the candidate is stored; the model was told the earlier price.
+Each call is answered with the record that resolving that whole reply so far with the candidate's
+seed gives (``Engine.previewer``): the tags resolve in reading order against the turn's start
+state, each seeing what the earlier calls changed, with the dice the stored candidate will throw,
+so the answer is the record the stored candidate holds (SPEC §3). The one difference, as for a
+streamed reply: a buy is priced at the place in force at the END of the reply, so a ``place`` call
+after a buy prices it again when the candidate is stored; the model was told the earlier price.
 
-At the end the face stores ``reply`` as one candidate (``Engine.process`` with the same seed): its
-text is the narration with the resolved tags where the calls were. The model sees each answer as a
-``tool`` message: the resolved tag (the Engine's numbers, never the model's) and the Engine's line.
+The reply is read by a ``ReplyStream``, streamed or not (what it would send is then dropped): it
+resolves each tag once, as it closes, so a call is answered from its reading so far
+(``read_so_far``) and a turn of n calls costs n tag resolves, not 1 + 2 + ... + n. Where the
+stream cannot vouch for that reading (a tag held for the end, text it still holds, a reply past
+its limit), the call resolves the whole reply so far, as the stored candidate will.
+
+At the end the face stores ``reply`` as one candidate (``Engine.process`` with the same seed, and
+the stream's reading when it vouches for it: ``ReplyStream.for_store``): its text is the narration
+with the resolved tags where the calls were. The model sees each answer as a ``tool`` message: the
+resolved tag (the Engine's numbers, never the model's) and the Engine's line.
 
 Bounded: at most ``MAX_ROUNDS`` upstream requests per turn (the last is sent with
 ``tool_choice: "none"``); engine calls still made in the last one are not run, and the candidate
@@ -24,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Final
 
 import orjson
 from pydantic import JsonValue
@@ -32,6 +39,7 @@ from pydantic import JsonValue
 from middleware.json_input import JsonObject
 from middleware.parse import parse
 from middleware.pipeline import ResolvedReply
+from middleware.proxy.stream import ReplyStream
 from middleware.proxy.tools.calls import ToolCall, tag_text
 from middleware.proxy.tools.schemas import Schema
 from middleware.records import Record
@@ -47,39 +55,16 @@ MAX_CALLS: Final = 24
 Preview = Callable[[str], ResolvedReply]
 
 
-class Reply(Protocol):
-    """The reply being built: ``feed`` text, get what the client may be sent now."""
-
-    @property
-    def reply(self) -> str: ...
-
-    def feed(self, delta: str) -> str: ...
-
-
-class PlainReply:
-    """A reply that is not streamed: nothing is sent until it is stored."""
-
-    def __init__(self) -> None:
-        self._parts: list[str] = []
-
-    @property
-    def reply(self) -> str:
-        return "".join(self._parts)
-
-    def feed(self, delta: str) -> str:
-        self._parts.append(delta)
-        return ""
-
-
 @dataclass
 class ToolTurn:
     """One turn's loop: the client's request (the GM's view in it), the Engine's functions, the
-    preview of the candidate, the reply being built and what the upstream has been told since."""
+    preview of the candidate, the reply being built (a stream with the preview's seed: ``feed``
+    returns what the client may be sent now) and what the upstream has been told since."""
 
     body: JsonObject
     offered: Sequence[Schema]
     preview: Preview
-    reply: Reply
+    reply: ReplyStream
     rounds: int = 0
     calls: int = 0
     notes: list[Record] = field(default_factory=list)
@@ -163,7 +148,7 @@ class ToolTurn:
         tag = tag_text(call, self.parameters[call.name])
         so_far = self.reply.reply
         shown = self.reply.feed((" " if so_far and not so_far[-1].isspace() else "") + tag)
-        records = [r for r in self.preview(self.reply.reply).records if r.tag != "text"]
+        records = [r for r in self._records() if r.tag != "text"]
         if len(records) <= self._tags:  # the tag was not read as one (prose left it open)
             return shown, _result("ignored", tag, "the call could not be read as a tag")
         self._tags = len(records)
@@ -171,6 +156,12 @@ class ToolTurn:
         parsed = next((s for s in parse(tag) if isinstance(s, Tag)), None)
         resolved = resolved_text(parsed, record) if parsed is not None else tag
         return shown, _result(record.status, resolved, record.feedback or "", record.reason)
+
+    def _records(self) -> Sequence[Record]:
+        """The reply so far resolved whole: the stream's reading when it vouches for it, else
+        the preview's."""
+        read = self.reply.read_so_far()
+        return read if read is not None else self.preview(self.reply.reply).records
 
 
 def _messages(body: JsonObject) -> list[JsonValue]:
