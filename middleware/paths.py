@@ -172,7 +172,7 @@ async def _store(engine: Engine, chat: str, turn: int, key: str, seed: int, repl
     stored = await engine.store.add_candidate(CandidateRow(
         chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=text,
         records=Encoded(records_json(records)), state=engine.stored_state(chat, state)))
-    if stored.seed != seed or stored.reply != reply:  # a concurrent retry won the key
+    if stored.replayed:  # a concurrent retry won the key
         return _processed(stored)
     return Processed(chat, turn, stored.index, seed, text, records, state)
 
@@ -194,4 +194,5 @@ def _continue_key(candidate: int, text: str, more: str) -> str:
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    """A key's digest of text as it came, a lone surrogate included (the store replaces it)."""
+    return hashlib.sha256(text.encode(errors="surrogatepass")).hexdigest()[:32]

@@ -340,7 +340,8 @@ class _Proxy:
         # Streamed or not, the reply is read as it grows: each call is answered from that
         # reading, and the store takes it (not sent when not streaming).
         shown = shown_tag if self.options.display == "cards" else resolved_text
-        reply = ReplyStream(preview, priced_at_end(ruleset), shown)
+        reply = ReplyStream(preview, priced_at_end(ruleset), shown,
+                            branches=bool((await self.engine.game(at.chat)).options.get("branches")))
 
         async def store(text: str, notes: Sequence[Record]) -> Processed:
             done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,

@@ -45,3 +45,21 @@ async def test_reread_on_tens_dice_throws_again_rather_than_misread_the_readings
     first = await engine.process("c", 1, '[skill_check: skill="Old Scripts" bonus="1"]')
     edited = await reread(engine, "c", 1, first.text + " Dust falls.")
     assert ["resolved"] == [r.status for r in edited.records]
+
+
+async def test_an_addition_with_a_lone_surrogate_is_stored_replaced_and_said() -> None:
+    """SPEC §8: a Continue whose added text holds half a UTF-16 pair (model output, taken as it
+    came through the Python API) is stored with U+FFFD in its place and a record saying so, with
+    or without a retry key; the same addition with the same key is the same candidate."""
+    engine = Engine(MemoryStore())
+    await engine.create_game("c", load_bundled("brass-fair"), (), seed=1)
+    first = await engine.process("c", 1, PLACE)
+    for key in (None, "retry-1"):
+        done = await extend(engine, "c", 1, first.candidate, " Then \ud800 quiet.", key=key)
+        assert first.text + " Then \ufffd quiet." == done.joined.text
+        assert ("text", "surrogates-replaced") == (done.records[-1].tag, done.records[-1].reason)
+        stored = await engine.store.get_candidate("c", 1, done.joined.candidate)
+        assert (done.joined.text, PLACE + " Then \ufffd quiet.") == (stored.text, stored.reply)
+    again = await extend(engine, "c", 1, first.candidate, " Then \ud800 quiet.", key="retry-1")
+    assert done.joined.candidate == again.joined.candidate
+    assert 3 == len(await engine.candidates("c", 1))

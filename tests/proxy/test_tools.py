@@ -24,7 +24,11 @@ from middleware.pipeline import ResolvedReply, resolve_reply
 from middleware.proxy import GameConfig, ServeOptions
 from middleware.proxy.tools import MAX_CALLS, MAX_ROUNDS
 from middleware.records import Record
+from middleware.rules.registry import load_bundled
+from middleware.sheet.party import read_party
 from middleware.state import GameState
+from middleware.text import MAX_CANDIDATE_CHARS
+from tests.branches.helpers import demo_game
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
 from tests.proxy.conftest import TIMEOUT, chat_for, hearth, history, whole_resolves
 from tests.proxy.fake_upstream import (
@@ -438,3 +442,43 @@ async def test_a_continue_in_tool_mode_runs_the_loop_on_the_kept_candidate() -> 
     assert addition.startswith(' And one more. [inventory: action="add" item="Road rations"')
     assert 'now="3"' in tool_results(upstream.seen[3])[0]["content"]["resolved"]
     assert (kept + addition, {"Road rations": 3}) == (joined.text, bag(joined.state))
+
+
+async def test_a_streamed_tool_turn_in_a_game_with_branch_blocks_sends_the_section_kept() -> None:
+    """``serve --tools --branches``: the model calls a check, then narrates a block per outcome;
+    the client is sent the section the check chose, exactly the stored candidate, and never the
+    markers or the other section (the stream reads blocks as the store does)."""
+    line = demo_game("branch-demo")
+    rules = load_bundled(line["ruleset"])
+    games = GameConfig(rules, tuple(read_party(rules, line["party"])), seed=7, branches=True)
+    haggle = tool_call("skill_check", '{"skill": "Haggle", "dc": 8, "who": "Tobiah Crane"}')
+    upstream = FakeUpstream([
+        calling(haggle, text="Tobiah leans on the counter."),
+        Answer("\n[on success] Through for a groat.\n[on failure] Three groats, and a look.")])
+    async with served(upstream, TOOLS, games=games) as proxy, client(proxy.url) as sdk:
+        stream = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES,  # type: ignore[arg-type]
+                                                   stream=True)
+        text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
+        [stored] = await proxy.engine.candidates(CHAT, 1)
+    assert stored.text == text
+    assert "[on " not in text and ("groat." in text) != ("look." in text)
+
+
+async def test_a_streamed_tool_continue_sends_only_what_the_candidate_has_room_for() -> None:
+    """A Continue in tool mode of a candidate 40 characters short of the limit, streamed: the
+    model writes more than that; the client is sent the addition as stored (cut at the limit,
+    a ``reply-cut`` record), not the text past it."""
+    long = "Ada walks on. " * ((MAX_CANDIDATE_CHARS - 40) // 14)
+    upstream = FakeUpstream([Answer(long), Answer(" The road bends east. " * 10)])
+    async with served(upstream, TOOLS, games=hearth("turn")) as proxy, client(proxy.url) as sdk:
+        first = await sdk.chat.completions.create(model="fake-7b", messages=MESSAGES)  # type: ignore[arg-type]
+        kept = first.choices[0].message.content or ""
+        cont = [*MESSAGES, {"role": "assistant", "content": kept}]
+        stream = await sdk.chat.completions.create(model="fake-7b", messages=cont,  # type: ignore[arg-type]
+                                                   stream=True)
+        chunks = [c async for c in stream]
+        gm = (chunks[-1].model_extra or {})["gm"]
+        joined = (await proxy.engine.candidates(CHAT, 1))[gm["candidate"]]
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert (MAX_CANDIDATE_CHARS, kept + text) == (len(joined.text), joined.text)
+    assert "reply-cut" == joined.records[-1].reason

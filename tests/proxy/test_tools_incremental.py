@@ -63,7 +63,7 @@ COMMON_PROSE = ["Rain drums on the tin roof. ", "She looks up.", "She hums [",
 """Prose, and prose that leaves a "[" open before the next call: a header begun, a tag left open
 (the call's "]" closes it), a quote left open in one (its end is not certain after the call's "]":
 the stream holds it), a tag the model wrote itself, a lone surrogate (the stream holds from it
-on; last, as a Continue cannot store one)."""
+on)."""
 COMMON_CALLS = [call("dice", roll="2d6+1"), ("skill_check", '{"skill": "Scr'),
                 call("skill_check", skill="Juggle", dc=8), call("inventory", action="juggle"),
                 call("loot", table="x")]
@@ -77,15 +77,11 @@ class Table:
     calls: list[tuple[str, str]]
     start: Callable[[], Awaitable[Engine]]
     branches: bool = False
-    """The stream reads branch blocks (as tag mode's does); tool mode's does not."""
+    """The game reads branch blocks, and so does the stream (as the proxy's does)."""
     earlier: str = ""
     """A turn 1 stored first, the tool turn being turn 2."""
     base: str = ""
     """A candidate of turn 1 the tool turn continues (a Continue), else a new turn."""
-    sends_the_stored: bool = True
-    """What the stream sends adds up to the stored candidate. Not so, before as now (logged
-    ``stream-diverged``): where the game reads branch blocks and tool mode's stream does not;
-    past the room a Continue's candidate has left (tool mode's stream is not cut there)."""
 
 
 async def ember_game() -> Engine:
@@ -145,20 +141,15 @@ TABLES = {
     "market-day-going": Table(COMMON_PROSE + MARKET, COMMON_CALLS + MARKET_CALLS,
                               demo("market-day"), earlier='[place: name="Brassford" size="fair"] '
                               '[inventory: action="buy" item="Honey cake" who="Ada"]'),
-    "branches": Table(COMMON_PROSE + BRANCHES, COMMON_CALLS + BRANCH_CALLS, demo("branch-demo"),
-                      sends_the_stored=False),
-    "branches-read": Table(COMMON_PROSE + BRANCHES, COMMON_CALLS + BRANCH_CALLS,
-                           demo("branch-demo"), branches=True),
-    "continue-near-the-limit": Table(COMMON_PROSE[:-1] + LONG, COMMON_CALLS + HEARTH_CALLS,
-                                     hearth_game, base="Ada waits. " * 9_040,
-                                     sends_the_stored=False),
+    "branches": Table(COMMON_PROSE + BRANCHES, COMMON_CALLS + BRANCH_CALLS,
+                      demo("branch-demo"), branches=True),
+    "continue-near-the-limit": Table(COMMON_PROSE + LONG, COMMON_CALLS + HEARTH_CALLS,
+                                     hearth_game, base="Ada waits. " * 9_040),
 }
 """Ember Roads (no market); Brass Fair, whose market prices a buy where the reply ends (the
 stream holds from the buy on), on a first turn and on a market day going (a ``place`` then hangs
-on the place where the reply ends); Lantern and Ledger with branch blocks on, read by a stream
-that does not read blocks (tool mode's: it never vouches) and by one that does; a Continue of a
-candidate with 560 characters of room left (a turn's reply may pass that limit; no lone
-surrogate: ``paths.extend`` cannot store one, whatever reads the reply)."""
+on the place where the reply ends); Lantern and Ledger with branch blocks on; a Continue of a
+candidate with 560 characters of room left (a turn's reply may pass that limit)."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +174,8 @@ async def played(table: Table, script: Sequence[Round], seed: int,
     engine = await table.start()
     rules = await engine.ruleset("chat")
     preview, store = await _turn(engine, table, seed)
-    reply = reader(preview, priced_at_end(rules), branches=table.branches)
+    reply = reader(preview, priced_at_end(rules), branches=table.branches,
+                   limit=preview.limit)  # as the proxy reads a Continue: cut at its room
     turn = ToolTurn(BODY, engine_tools(rules), preview, reply)
     sent: list[str] = []
     for pieces, calls in script:
@@ -276,7 +268,7 @@ def test_each_call_answered_from_the_reading_so_far_is_what_the_whole_reply_give
     new = asyncio.run(played(table, script, seed, ReplyStream))
     before = asyncio.run(played(table, script, seed, WholeEachCall))
     assert before == new
-    assert not table.sends_the_stored or new.stored[0] == "".join(new.sent) + new.tail
+    assert new.stored[0] == "".join(new.sent) + new.tail
 
 
 async def test_a_turn_of_checks_resolves_no_reply_whole() -> None:

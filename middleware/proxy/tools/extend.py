@@ -28,6 +28,7 @@ from middleware.proxy.tree import ChatTree
 from middleware.proxy.upstream import Upstream
 from middleware.records import Record
 from middleware.rewrite import resolved_text
+from middleware.text import room
 
 
 async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
@@ -44,7 +45,9 @@ async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
     # Streamed or not, the addition is read as it grows: each call is answered from that
     # reading, and the store takes it (not sent when not streaming).
     reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
-                        resolved_text if cards is None else shown_tag)
+                        resolved_text if cards is None else shown_tag,
+                        branches=bool((await engine.game(at.chat)).options.get("branches")),
+                        limit=room(base.reply))
 
     async def store(text: str, notes: Sequence[Record]) -> Processed:
         done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key, notes=notes,
