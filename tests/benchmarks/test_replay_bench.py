@@ -20,8 +20,7 @@ import asyncio
 import json
 import logging
 import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from middleware import logs
 from middleware.engine import Engine
 from middleware.stores import open_store
 from middleware.transcript import prepare, replay
+from tests.benchmarks.processes import cpu_time
 from tests.benchmarks.test_pipeline_bench import BASELINE_GRAMMAR, FIND
 from tests.stores.pg import fresh_schema
 
@@ -91,12 +91,6 @@ def replay_once(kind: str, lines: list[str], folder: Path, number: int) -> int:
                            f"sqlite:///{folder}/alternating-{number}.db", lines))
 
 
-def cpu_seconds(work: Callable[[], object]) -> float:
-    started = time.process_time()
-    work()
-    return time.process_time() - started
-
-
 @pytest.mark.benchmark(group="replay-against-floor")
 def test_replay_against_the_floor(benchmark: Any, tmp_path: Path) -> None:
     lines = transcript_lines(TURNS)
@@ -106,9 +100,9 @@ def test_replay_against_the_floor(benchmark: Any, tmp_path: Path) -> None:
     def measure() -> dict[str, float]:
         times: dict[str, list[float]] = {kind: [] for kind in ("floor", *KINDS)}
         for number in range(ALTERNATING_ROUNDS):
-            times["floor"].append(cpu_seconds(lambda: floor(parser, replies)))
+            times["floor"].append(cpu_time(lambda: floor(parser, replies)))
             for kind in KINDS:
-                times[kind].append(cpu_seconds(partial(replay_once, kind, lines, tmp_path, number)))
+                times[kind].append(cpu_time(partial(replay_once, kind, lines, tmp_path, number)))
         return {kind: min(seconds) for kind, seconds in times.items()}
 
     best = benchmark.pedantic(measure, rounds=1, iterations=1)

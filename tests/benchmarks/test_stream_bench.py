@@ -20,13 +20,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from middleware.engine import Engine, Processed
+from middleware.engine import Processed
 from middleware.proxy.stream import ReplyStream, priced_at_end
-from middleware.rules.load import load_ruleset
-from middleware.state import Character
-from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_path
-from tests.proxy.conftest import ADA
+from tests.benchmarks.processes import cpu_time
+from tests.proxy.conftest import ember_turn
 
 TAGS = ('[skill_check: skill="Scrap" dc="8"]',
         '[inventory: action="add" item="Rope" who="Ada"]',
@@ -52,20 +49,6 @@ def pieces(text: str) -> list[str]:
     return [text[i:i + PIECE] for i in range(0, len(text), PIECE)]
 
 
-async def _engine() -> Engine:
-    engine = Engine(MemoryStore())
-    rules = load_ruleset(compat_path("ember-roads.json"))
-    await engine.create_game("chat", rules, [ADA, Character(name="Juno")], seed=3)
-    await engine.user("chat", 1, "Go.")
-    return engine
-
-
-def _timed(run: Callable[[], object]) -> float:
-    started = time.process_time()
-    run()
-    return time.process_time() - started
-
-
 def _reported(benchmark: Any, measure: Callable[[], Awaitable[dict[str, Any]]],
               line: Callable[[dict[str, Any], int], str]) -> None:
     """``measure`` run once as the benchmark, its figures kept in ``extra_info`` and printed a
@@ -83,7 +66,7 @@ def test_streaming_against_one_whole_reply_resolve(benchmark: Any) -> None:
 
 
 async def _measure() -> dict[str, Any]:
-    engine = await _engine()
+    engine = await ember_turn()
     waits = priced_at_end(await engine.ruleset("chat"))
     whole_ms: dict[int, float] = {}
     stream_ms: dict[int, float] = {}
@@ -104,8 +87,8 @@ async def _measure() -> dict[str, Any]:
         assert done.text == streamed()
         whole, flowing = [], []
         for _ in range(ROUNDS):
-            whole.append(_timed(lambda preview=preview, reply=reply: preview(reply)))
-            flowing.append(_timed(streamed))
+            whole.append(cpu_time(lambda preview=preview, reply=reply: preview(reply)))
+            flowing.append(cpu_time(streamed))
         whole_ms[tags], stream_ms[tags] = min(whole) * 1000, min(flowing) * 1000
     return {"whole_ms": whole_ms, "stream_ms": stream_ms,
             "ratios": {tags: stream_ms[tags] / whole_ms[tags] for tags in SIZES}}
@@ -119,7 +102,7 @@ def test_the_store_at_the_end_of_a_stream(benchmark: Any) -> None:
 
 async def _measure_store() -> dict[str, Any]:
     """Best of ``ROUNDS`` per size and way, alternating: each store a new candidate of turn 1."""
-    engine = await _engine()
+    engine = await ember_turn()
     waits = priced_at_end(await engine.ruleset("chat"))
     again_ms: dict[int, float] = {}
     read_ms: dict[int, float] = {}

@@ -14,23 +14,18 @@ calls against a turn of 1 (1.00× is flat), for both ways; kept in ``extra_info`
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from middleware.engine import Engine
 from middleware.json_input import JsonObject
 from middleware.pipeline import Preview
 from middleware.proxy.stream import ReplyStream, priced_at_end
 from middleware.proxy.tools import MAX_CALLS, ToolTurn, engine_tools
 from middleware.proxy.tools.calls import ToolCall
-from middleware.rules.load import load_ruleset
 from middleware.rules.ruleset import Ruleset
-from middleware.state import Character
-from middleware.stores.memory import MemoryStore
-from tests.conftest import compat_path
-from tests.proxy.conftest import ADA
+from tests.benchmarks.processes import cpu_time
+from tests.proxy.conftest import ember_turn
 
 SIZES = (1, 8, MAX_CALLS)
 ROUNDS = 15
@@ -57,22 +52,9 @@ def played(preview: Preview, rules: Ruleset, calls: int, reader: type[ReplyStrea
     return reply.reply
 
 
-def _timed(run: Callable[[], object]) -> float:
-    started = time.process_time()
-    run()
-    return time.process_time() - started
-
-
-async def _engine() -> tuple[Engine, Ruleset]:
-    engine = Engine(MemoryStore())
-    rules = load_ruleset(compat_path("ember-roads.json"))
-    await engine.create_game("chat", rules, [ADA, Character(name="Juno")], seed=3)
-    await engine.user("chat", 1, "Go.")
-    return engine, rules
-
-
 async def _measure() -> dict[str, Any]:
-    engine, rules = await _engine()
+    engine = await ember_turn()
+    rules = await engine.ruleset("chat")
     preview = await engine.previewer("chat", 1, SEED)
     ms: dict[str, dict[int, float]] = {"now": {}, "before": {}, "whole": {}}
     for calls in SIZES:
@@ -85,7 +67,7 @@ async def _measure() -> dict[str, Any]:
         times: dict[str, list[float]] = {way: [] for way in runs}
         for _ in range(ROUNDS):
             for way, run in runs.items():
-                times[way].append(_timed(run))
+                times[way].append(cpu_time(run))
         for way in runs:
             ms[way][calls] = min(times[way]) * 1000
     return {**{f"{way}_ms": figures for way, figures in ms.items()},

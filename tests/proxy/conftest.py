@@ -192,6 +192,15 @@ def ember(dice: str = "candidate") -> GameConfig:
     return GameConfig(rulesets.ember(), (ada,), seed=5, dice="turn" if dice == "turn" else "candidate")
 
 
+async def ember_turn() -> Engine:
+    """The peer's Ember Roads with Ada and Juno (seed 3) on the memory store, turn 1 opened: the
+    game the streaming and tool-call benchmarks play their replies in."""
+    engine = Engine(MemoryStore())
+    await engine.create_game("chat", rulesets.ember(), [ADA, Character(name="Juno")], seed=3)
+    await engine.user("chat", 1, "Go.")
+    return engine
+
+
 @contextmanager
 def whole_resolves() -> Iterator[list[str]]:
     """The replies ``Engine.process`` resolves whole while the block runs (a streamed reply whose
