@@ -173,18 +173,19 @@ async def _store(engine: Engine, chat: str, turn: int, key: str, seed: int, repl
         chat=chat, turn=turn, index=-1, key=key, seed=seed, reply=reply, text=text,
         records=Encoded(records_json(records)), state=engine.stored_state(chat, state)))
     if stored.replayed:  # a concurrent retry won the key
-        return _processed(stored)
+        return _processed(stored, replayed=True)
     return Processed(chat, turn, stored.index, seed, text, records, state)
 
 
-def _processed(row: CandidateRow) -> Processed:
+def _processed(row: CandidateRow, replayed: bool = False) -> Processed:
     records = tuple(record_from_json(r) for r in row.records)
     return Processed(row.chat, row.turn, row.index, row.seed, row.text, records,
-                     GameState.model_validate(row.state))
+                     GameState.model_validate(row.state), replayed)
 
 
 def _extended(found: CandidateRow, base: CandidateRow) -> Extended:
-    joined = _processed(found)
+    """The Continue stored earlier as ``found``, answered again (``replayed``: nothing new)."""
+    joined = _processed(found, replayed=True)
     added = found.text[len(base.text):] if found.text.startswith(base.text) else found.text
     return Extended(joined, added, joined.records[len(base.records):])
 

@@ -307,6 +307,23 @@ async def test_a_continue_retried_with_its_key_is_answered_from_the_store(fair: 
     assert 1 == await held(fair, first["gm"]["chat"], "Honey cake")
 
 
+async def test_a_retried_continue_says_it_was_replayed(fair: Proxy) -> None:
+    """SPEC §3: a Continue's answer says ``replayed`` exactly when it is the stored one: false
+    the first time, true for a retry with its key, asked streamed or not, and for the same
+    addition asked again without a key (stored once). Before, every one of them said false."""
+    one = await said(fair, "She walks to the stall.", "We reach the fair.")
+    cont = [*talk("We reach the fair."), {"role": "assistant", "content": text(one)}]
+    fair.model.replies += [" She looks around.", " She sits.", " She sits."]
+    key = {"Idempotency-Key": "cont-2"}
+    first = (await fair.ask(cont, headers=key)).json()
+    again = (await fair.ask(cont, headers=key)).json()
+    streamed = (await fair.stream(cont, headers=key))[-1]
+    unkeyed = [(await fair.ask(cont)).json() for _ in range(2)]
+    assert [False, True, True, False, True] == [a["gm"]["replayed"] for a in
+                                                (first, again, streamed, *unkeyed)]
+    assert [1, 1, 1, 2, 2] == [a["gm"]["candidate"] for a in (first, again, streamed, *unkeyed)]
+
+
 async def test_a_reply_stored_at_two_turns_does_not_shift_the_turn(fair: Proxy) -> None:
     """"They rest." is stored at turns 2 and 3; a history holding turns 1 and 2 that asks for
     turn 3 again is aligned on the reply stored at one turn only: turn 3 gets a new candidate."""
