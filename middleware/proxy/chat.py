@@ -26,9 +26,12 @@ CHAT_HEADER: Final = "x-gm-chat"
 MAX_CHAT_ID: Final = 200
 MAX_MESSAGES: Final = 10_000
 """A request with more messages is refused (SPEC §8: limits against hostile input)."""
-KEPT_ROLES: Final = frozenset({"user", "assistant"})
-"""The messages a game may store (a player's text, a reply): longer than a candidate keeps
-(``text.MAX_CANDIDATE_CHARS``) is refused, rather than stored whole or cut unlike the client's."""
+CHECKED_ROLE: Final = "user"
+"""The message a game stores as it comes (a player's text): longer than a candidate keeps
+(``text.MAX_CANDIDATE_CHARS``) is refused, rather than stored whole or cut unlike the client's.
+A reply sent back may be longer (the proxy's resolved tags are longer than the model's text a
+candidate keeps): one that is no stored candidate is refused where it would be stored as an
+edited one (``tree_follow``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +89,9 @@ def _message(index: int, message: JsonValue) -> Message:
     if not isinstance(message, dict) or not isinstance(role, str):
         raise RequestError(f"messages[{index}] must be an object with a 'role'")
     read = Message(role, _text(index, message.get("content")))
-    if read.role in KEPT_ROLES and len(read.text) > MAX_CANDIDATE_CHARS:
+    if read.role == CHECKED_ROLE and len(read.text) > MAX_CANDIDATE_CHARS:
         raise RequestError(f"messages[{index}] is longer than {MAX_CANDIDATE_CHARS} characters, "
-                           "the longest player message or reply a game keeps")
+                           "the longest player message a game keeps")
     return read
 
 

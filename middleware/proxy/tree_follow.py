@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from middleware.engine import Engine
+from middleware.errors import RequestError
 from middleware.logs import get_logger
 from middleware.paths import branch, copy_candidate, reread
 from middleware.proxy.history import History
 from middleware.proxy.tree_index import Hold, PathIndex, Spot, next_branch, root_of
 from middleware.stores import TurnRow
+from middleware.text import MAX_CANDIDATE_CHARS
 
 Choice = int | Literal["edit"]
 
@@ -46,6 +48,7 @@ async def follow(engine: Engine, index: PathIndex, chat: str, offset: int,
     # request, and reading (and selecting) turn by turn made a request's store work grow with it.
     rows = await engine.store.turns(chat, offset + 1, min(turn, last))
     plan = await _plan(engine, index, chat, offset, history, last)
+    _edits_kept_whole(index, history, plan, offset)
     leaves = _leaves(rows, offset, history, plan, last, turn)
     if leaves is not None:
         chat, edited = await _branched(engine, index, chat, leaves, offset, history, plan,
@@ -146,6 +149,20 @@ async def _tail(engine: Engine, index: PathIndex, chat: str, turn: int,
     done = await reread(engine, chat, turn, tail)
     index.add(chat, turn, done.candidate, done.text)
     return done.candidate, [Spot(chat, turn, done.candidate)]
+
+
+def _edits_kept_whole(index: PathIndex, history: History, plan: Mapping[int, Choice],
+                      offset: int) -> None:
+    """``RequestError`` before anything is stored when a reply that becomes an edited candidate
+    (a Continue's tail no candidate's text is, too) is longer than a candidate keeps: it would be
+    stored cut, unlike the client's. A stored candidate sent back may be longer (its resolved
+    tags are), and is only found."""
+    edits = [_kept(history, n - offset) for n, choice in plan.items() if choice == "edit"]
+    if history.tail is not None and not index.by_text(history.tail):
+        edits.append(history.tail)
+    if any(len(text) > MAX_CANDIDATE_CHARS for text in edits):
+        raise RequestError(f"an edited reply is longer than {MAX_CANDIDATE_CHARS} characters, "
+                           "the longest reply a game keeps")
 
 
 def _kept(history: History, j: int) -> str:

@@ -181,6 +181,36 @@ async def test_a_player_message_longer_than_a_game_keeps_is_a_400() -> None:
     assert [] == upstream.seen
 
 
+async def test_a_reply_shown_longer_than_the_limit_comes_back_and_plays_on() -> None:
+    """A reply cut at the limit whose check came before the cut is shown longer than 100,000
+    characters (the resolved tag is longer than the model's): sent back, as a Continue or with
+    the next turn, it is the stored candidate and plays on (before: a 400, "messages[2] is longer
+    than 100000 characters", for a reply the proxy wrote itself, and the chat was stuck). Edited
+    (its check gone), so that it would be stored as written, it is still refused, and nothing is
+    stored."""
+    long = f"{CHECK} " + "word " * 19_980  # room for " More." after it
+    upstream = FakeUpstream([Answer(long), Answer(" More."), Answer("Next.")])
+    first = history("Tell me everything.")
+    async with served(upstream) as proxy, proxy.client() as http:
+        shown = (await http.post("/v1/chat/completions", json={"model": "m", "messages": first})
+                 ).json()["choices"][0]["message"]["content"]
+        sent_back = [*first, {"role": "assistant", "content": shown}]
+        more = await http.post("/v1/chat/completions", json={"model": "m", "messages": sent_back})
+        on = await http.post("/v1/chat/completions", json={
+            "model": "m", "messages": history("Tell me everything.", shown, "Go on.")})
+        edited = await http.post("/v1/chat/completions", json={
+            "model": "m", "messages": history("Tell me everything.", "x" * len(shown), "Go on.")})
+        stored = await proxy.engine.candidates(chat_for(first), 1)
+    assert len(shown) > MAX_CANDIDATE_CHARS
+    assert [200, 200, 400] == [r.status_code for r in (more, on, edited)]
+    assert (" More.", "2", "Next.") == (more.json()["choices"][0]["message"]["content"],
+                                        on.headers["x-gm-turn"],
+                                        on.json()["choices"][0]["message"]["content"])
+    assert "x-gm-edited" not in on.headers
+    assert edited.json()["error"]["message"].startswith("an edited reply is longer than")
+    assert [shown, shown + " More."] == [c.text for c in stored]
+
+
 def serve_args(*more: str) -> list[str]:
     return ["serve", "--ruleset", "lantern-and-ledger", "--upstream", "http://127.0.0.1:9",
             "--store", "memory://", *more]
