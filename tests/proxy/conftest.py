@@ -89,10 +89,10 @@ class FakeModel:
         yield "data: [DONE]\n\n"
 
 
-def pieces(text: str) -> Iterator[str]:
-    """``text`` cut into chunks of the awkward sizes in ``CUTS``, cycling."""
+def pieces(text: str, cuts: tuple[int, ...] = CUTS) -> Iterator[str]:
+    """``text`` cut into chunks of the awkward sizes in ``cuts`` (default ``CUTS``), cycling."""
     at = 0
-    for size in itertools.cycle(CUTS):
+    for size in itertools.cycle(cuts):
         if at >= len(text):
             return
         yield text[at : at + size]

@@ -28,7 +28,7 @@ from starlette.routing import Route
 from middleware.cli.serve import proxy_app
 from middleware.engine import Engine
 from middleware.proxy import GameConfig, ServeOptions
-from tests.proxy.conftest import TIMEOUT, hearth, pieces, serving
+from tests.proxy.conftest import CUTS, TIMEOUT, hearth, pieces, serving
 
 USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
 SECRET = "sk-upstream-secret-1234"
@@ -53,6 +53,8 @@ class Answer:
     """The text worked out from the request (a model narrating the tool results it was sent)."""
     at_once: bool = False
     """Streamed, every event written in one piece (one read for the proxy), not one by one."""
+    cuts: tuple[int, ...] = CUTS
+    """Streamed, the sizes the text is cut into, cycling."""
 
 
 @dataclass
@@ -93,14 +95,14 @@ class FakeUpstream:
             events = self._events(answer, usage)
             return StreamingResponse(_joined(events) if answer.at_once else events,
                                      media_type="text/event-stream")
-        return JSONResponse(_completion(answer))
+        return Response(_json(_completion(answer)), media_type="application/json")
 
     async def _models(self, request: Request) -> Response:
         return JSONResponse({"object": "list", "data": [{"id": "fake-7b", "object": "model",
                                                           "created": 0, "owned_by": "me"}]})
 
     async def _events(self, answer: Answer, usage: bool) -> AsyncIterator[str]:
-        half = len(list(pieces(answer.text))) // 2
+        half = len(list(pieces(answer.text, answer.cuts))) // 2
         content = 0
         for delta in deltas(answer):
             if "content" in delta:
@@ -122,7 +124,7 @@ async def _joined(events: AsyncIterator[str]) -> AsyncIterator[str]:
 def deltas(answer: Answer) -> Iterator[dict[str, Any]]:
     """The answer's deltas: reasoning, text and tool-call pieces taken in turn, round robin."""
     streams = [[{"reasoning_content": p} for p in pieces(answer.reasoning)],
-               [{"content": p} for p in pieces(answer.text)],
+               [{"content": p} for p in pieces(answer.text, answer.cuts)],
                [{"tool_calls": [d]} for call in answer.tool_calls for d in _call_deltas(call)]]
     while any(streams):
         for stream in streams:
@@ -144,8 +146,19 @@ def _chunk(choices: list[dict[str, Any]], usage: dict[str, Any] | None = None) -
 
 
 def _event(chunk: dict[str, Any]) -> str:
-    # ensure_ascii=False: raw U+2028 and the like go out as the JSON allows
-    return f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+    return f"data: {_json(chunk)}\n\n"
+
+
+def _json(value: Any) -> str:
+    """``value`` as JSON text: raw U+2028 and the like go out as the JSON allows
+    (``ensure_ascii=False``); text holding a lone surrogate, which UTF-8 cannot carry, goes out
+    with ``\\u`` escapes (``"\\ud800"``), as a server that writes ASCII JSON sends it."""
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(value)
+    return text
 
 
 def _completion(answer: Answer) -> dict[str, Any]:
