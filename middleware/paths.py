@@ -85,7 +85,19 @@ async def extended(engine: Engine, chat: str, turn: int, candidate: int,
     found = await engine.store.find_candidate(chat, turn, key)
     if found is None:
         return None
-    return _extended(found, await engine.store.get_candidate(chat, turn, candidate))
+    base = await engine.store.get_candidate(chat, turn, candidate)
+    if base.index >= found.index:  # ``candidate`` is the stored Continue itself, or later
+        base = await _base_of(engine, found)
+    return _extended(found, base)
+
+
+async def _base_of(engine: Engine, joined: CandidateRow) -> CandidateRow:
+    """The candidate a stored Continue extended: the latest one before it whose reply and text it
+    starts with. A retry is routed by the text it sends back, and where the Continue added only
+    whitespace that text is, trimmed as clients trim it, the Continue's own too."""
+    earlier = (await engine.store.list_candidates(joined.chat, joined.turn))[:joined.index]
+    return next((row for row in reversed(earlier) if joined.reply.startswith(row.reply)
+                 and joined.text.startswith(row.text)), joined)
 
 
 async def extender(engine: Engine, chat: str, turn: int, candidate: int,

@@ -324,9 +324,6 @@ async def test_a_retried_continue_says_it_was_replayed(fair: Proxy) -> None:
     assert [1, 1, 1, 2, 2] == [a["gm"]["candidate"] for a in (first, again, streamed, *unkeyed)]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known bug: a Continue that added only whitespace is, by its text stripped, its base too; "
-    "the retry routes to the joined candidate as the base and answers the addition as ''"))
 async def test_a_retried_continue_that_added_only_whitespace_gets_it_back(fair: Proxy) -> None:
     """SPEC §3: a retry with the same key gets back exactly the first answer, also when the
     Continue added only a line break (the history's tail, stripped, is then both the base and
