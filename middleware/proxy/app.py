@@ -41,7 +41,6 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from middleware.dice import derive_seed
-from middleware.display import shown_tag
 from middleware.engine import Engine, Processed
 from middleware.errors import GameError, GMError, RequestError, RequestTooLarge, UpstreamError
 from middleware.logs import get_logger
@@ -66,10 +65,9 @@ from middleware.proxy.peek import peek
 from middleware.proxy.refusals import error_response, upstream_refused
 from middleware.proxy.shown import ShownReplies
 from middleware.proxy.stream import (
-    ReplyStream,
+    chat_stream,
     gm_fields,
     opened,
-    priced_at_end,
     sse_reply,
     sse_stored,
 )
@@ -81,7 +79,6 @@ from middleware.proxy.tree import Route as Path
 from middleware.proxy.tree_index import PathIndex
 from middleware.proxy.upstream import Upstream, content_of
 from middleware.records import Record
-from middleware.rewrite import resolved_text
 from middleware.rules.ruleset import Ruleset
 from middleware.state import Character, GameState
 
@@ -309,10 +306,8 @@ class _Proxy:
         ``start``: S(turn-1) when the GM's view has just read it."""
         preview = await self.engine.previewer(at.chat, at.turn, start=start)
         seed = preview.seed
-        cards = self.options.display == "cards"
-        reply = ReplyStream(preview, priced_at_end(await self.engine.ruleset(at.chat)),
-                            shown_tag if cards else resolved_text,
-                            branches=bool((await self.engine.game(at.chat)).options.get("branches")))
+        reply = await chat_stream(self.engine, at.chat, preview,
+                                  cards=self.options.display == "cards")
         chunks = await opened(self.upstream.stream(ask.body, at.auth))
 
         async def store(text: str) -> Processed:
@@ -335,13 +330,11 @@ class _Proxy:
         """Tool mode: the loop of calls and answers, stored as one candidate (``tools``)."""
         preview = await self.engine.previewer(at.chat, at.turn, start=start)
         seed = preview.seed
-        ruleset = await self.engine.ruleset(at.chat)
         offered = await self._offered(at.chat)
         # Streamed or not, the reply is read as it grows: each call is answered from that
         # reading, and the store takes it (not sent when not streaming).
-        shown = shown_tag if self.options.display == "cards" else resolved_text
-        reply = ReplyStream(preview, priced_at_end(ruleset), shown,
-                            branches=bool((await self.engine.game(at.chat)).options.get("branches")))
+        reply = await chat_stream(self.engine, at.chat, preview,
+                                  cards=self.options.display == "cards")
 
         async def store(text: str, notes: Sequence[Record]) -> Processed:
             done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,

@@ -12,16 +12,15 @@ from dataclasses import dataclass
 
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from middleware.display import for_people, shown_tag
+from middleware.display import for_people
 from middleware.engine import Engine, Processed
 from middleware.json_input import JsonObject
 from middleware.paths import Extended, continue_seed, extend, extender
 from middleware.proxy.chunks import Envelope
 from middleware.proxy.shown import ShownReplies
-from middleware.proxy.stream import ReplyStream, gm_fields, opened, priced_at_end, sse_reply
+from middleware.proxy.stream import chat_stream, gm_fields, opened, sse_reply
 from middleware.proxy.tree import ChatTree
 from middleware.proxy.upstream import Upstream, content_of
-from middleware.rewrite import resolved_text
 from middleware.text import room
 
 
@@ -82,10 +81,8 @@ async def continue_stream(tree: ChatTree, upstream: Upstream, body: JsonObject,
     base = await engine.store.get_candidate(at.chat, at.turn, at.candidate)
     seed = continue_seed(base.seed, at.turn)
     preview = await extender(engine, at.chat, at.turn, at.candidate, seed, base)
-    reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
-                        resolved_text if cards is None else shown_tag,
-                        branches=bool((await engine.game(at.chat)).options.get("branches")),
-                        limit=room(base.reply))
+    reply = await chat_stream(engine, at.chat, preview, cards=cards is not None,
+                              limit=room(base.reply))
     chunks = await opened(upstream.stream(body, at.auth))
 
     async def store(text: str) -> Processed:

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, cast
 
-from middleware.engine import Processed
+from middleware.display import shown_tag
+from middleware.engine import Engine, Processed
 from middleware.errors import UpstreamError
 from middleware.logs import get_logger
 from middleware.parse import TagStream
@@ -51,6 +52,18 @@ def priced_at_end(ruleset: Ruleset) -> Waits:
     """Which tags wait for the end of the reply: inventory tags where a market prices them."""
     has_market = market_of(ruleset) is not None
     return lambda tag: has_market and tag.name == "inventory"
+
+
+async def chat_stream(engine: Engine, chat: str, preview: Preview, *, cards: bool,
+                      limit: int = MAX_CANDIDATE_CHARS) -> ReplyStream:
+    """The stream a face reads a reply of ``chat`` with, as the store will read it: buys held
+    where the game's market prices them, branch blocks read where the game reads them, cut at
+    ``limit`` (a Continue's room), each tag shown resolved or, with ``cards``, as its card line.
+    Every face (a turn or a Continue, tags or tool calls) takes its stream from here, so none
+    reads the reply otherwise than the store."""
+    game, ruleset = await engine.game(chat), await engine.ruleset(chat)
+    return ReplyStream(preview, priced_at_end(ruleset), shown_tag if cards else resolved_text,
+                       branches=bool(game.options.get("branches")), limit=limit)
 
 
 class ReplyStream:

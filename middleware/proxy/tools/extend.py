@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from middleware.display import shown_tag
 from middleware.engine import Processed
 from middleware.json_input import JsonObject
 from middleware.logs import get_logger
@@ -20,14 +19,13 @@ from middleware.paths import continue_seed, extend, extender
 from middleware.proxy.chunks import Envelope
 from middleware.proxy.continued import ContinueAt, added, remember_joined, shown_addition
 from middleware.proxy.shown import ShownReplies
-from middleware.proxy.stream import ReplyStream, priced_at_end
+from middleware.proxy.stream import chat_stream
 from middleware.proxy.tools.answer import tool_answer, tool_events
 from middleware.proxy.tools.schemas import Schema
 from middleware.proxy.tools.turn import ToolTurn
 from middleware.proxy.tree import ChatTree
 from middleware.proxy.upstream import Upstream
 from middleware.records import Record
-from middleware.rewrite import resolved_text
 from middleware.text import room
 
 
@@ -44,10 +42,8 @@ async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
 
     # Streamed or not, the addition is read as it grows: each call is answered from that
     # reading, and the store takes it (not sent when not streaming).
-    reply = ReplyStream(preview, priced_at_end(await engine.ruleset(at.chat)),
-                        resolved_text if cards is None else shown_tag,
-                        branches=bool((await engine.game(at.chat)).options.get("branches")),
-                        limit=room(base.reply))
+    reply = await chat_stream(engine, at.chat, preview, cards=cards is not None,
+                              limit=room(base.reply))
 
     async def store(text: str, notes: Sequence[Record]) -> Processed:
         done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key, notes=notes,
