@@ -35,7 +35,7 @@ from middleware.segments import Tag
 from middleware.state import GameState
 from middleware.stores.base import CandidateRow
 from middleware.stores.codec import Encoded
-from middleware.text import bounded, room
+from middleware.text import MAX_CANDIDATE_CHARS, bounded, room
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +113,15 @@ async def extender(engine: Engine, chat: str, turn: int, candidate: int,
 
 
 async def reread(engine: Engine, chat: str, turn: int, text: str, *,
-                 key: str | None = None) -> Processed:
+                 key: str | None = None, stored: bool = False) -> Processed:
     """``text`` (an edited reply) as a new candidate of ``turn``, read from S(turn-1) with the
-    dice its checks show; the stored text is ``text`` itself."""
-    text = bounded(text)[0]  # the proxy refuses longer messages; a stored candidate never is
+    dice its checks show; the stored text is ``text`` itself.
+
+    ``stored``: ``text`` is a stored candidate's text (a branch reads again what the chat it left
+    kept), kept whole: it may be longer than a reply is (its resolved tags are), and cut it would
+    no longer be what the client holds. Any other text is cut at the limit."""
+    limit = max(len(text), MAX_CANDIDATE_CHARS) if stored else MAX_CANDIDATE_CHARS
+    text = bounded(text, limit)[0]  # the proxy refuses longer edits; a stored candidate never is
     key = key or f"edited:{_digest(text)}"
     if (found := await engine.store.find_candidate(chat, turn, key)) is not None:
         await engine.select(chat, turn, found.index)
@@ -124,7 +129,7 @@ async def reread(engine: Engine, chat: str, turn: int, text: str, *,
     seed = derive_seed("edited", _digest(text))
     shown = shown_dice(text) if rolls_are_faces(await engine.ruleset(chat)) else []
     ctx = await _context(engine, chat, turn, seed, shown)
-    done = resolve_reply(text, await engine.state_after(chat, turn - 1), ctx)
+    done = resolve_reply(text, await engine.state_after(chat, turn - 1), ctx, limit)
     return await _store(engine, chat, turn, key, seed, text, text, done.records, done.state)
 
 

@@ -114,7 +114,8 @@ async def _branched(engine: Engine, index: PathIndex, chat: str, at: int, offset
         if n == at and choice != "edit":
             done = await copy_candidate(engine, chat, n, int(choice), new)
         else:
-            done = await reread(engine, new, n, _kept(history, n - offset))
+            done = await reread(engine, new, n, _kept(history, n - offset),
+                                stored=choice != "edit")
             edited.append(Spot(new, n, done.candidate))
         index.add(new, n, done.candidate, done.text)
     return new, edited

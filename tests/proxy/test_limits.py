@@ -211,6 +211,36 @@ async def test_a_reply_shown_longer_than_the_limit_comes_back_and_plays_on() -> 
     assert [shown, shown + " More."] == [c.text for c in stored]
 
 
+
+async def test_a_long_reply_on_a_branched_history_is_kept_whole_and_plays_on() -> None:
+    """A history that changes an older player message is played on a branch, and the replies it
+    kept after that turn are read again there. One of them, shown longer than 100,000 characters
+    (a reply cut at the limit, its check before the cut), is stored on the branch as shown,
+    not cut: sent back with the next turn, it is found, and the chat plays on (before: stored
+    cut, then refused with a 400 as an edited reply too long to keep, and the chat was stuck)."""
+    long = f"{CHECK} " + "word " * 19_990
+    upstream = FakeUpstream([Answer("Two roads."), Answer("A gate."), Answer(long),
+                             Answer("Four."), Answer("Five.")])
+    async with served(upstream) as proxy, proxy.client() as http:
+        async def ask(*turns: str) -> str:
+            answer = await http.post("/v1/chat/completions",
+                                     json={"model": "m", "messages": history(*turns)})
+            assert 200 == answer.status_code, answer.text
+            return str(answer.json()["choices"][0]["message"]["content"])
+
+        one = await ask("Go.")
+        two = await ask("Go.", one, "North.")
+        shown = await ask("Go.", one, "North.", two, "Open it.")
+        four = await ask("Go.", one, "South.", two, "Open it.", shown, "Again.")
+        five = await ask("Go.", one, "South.", two, "Open it.", shown, "Again.", four, "On.")
+        chats = [chat_for(history("Go."))]
+        branch = f"{chats[0]}~branch-1"
+        kept = [c.text for c in await proxy.engine.candidates(branch, 3)]
+    assert len(shown) > MAX_CANDIDATE_CHARS
+    assert ("Four.", "Five.") == (four, five)
+    assert [shown] == kept
+
+
 def serve_args(*more: str) -> list[str]:
     return ["serve", "--ruleset", "lantern-and-ledger", "--upstream", "http://127.0.0.1:9",
             "--store", "memory://", *more]
