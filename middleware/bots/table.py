@@ -91,6 +91,9 @@ class Table:
                 return await self._played(chat, generation, done)
             last = await self.engine.store.last_turn(game)
             lines = await self._talk.lines(game, last, self.config.history)
+            if (opened := _answered(lines, message)) is not None:
+                row = await self.engine.store.get_candidate(game, *opened)
+                return await self._played(chat, generation, _processed(row, replayed=True))
             unanswered = bool(lines) and lines[-1].turn == last and lines[-1].reply is None
             turn = last if unanswered else last + 1
             who = await self._seat(game, turn, speaker, lines)
@@ -294,6 +297,18 @@ class Table:
         if lock is None:
             lock = self._locks[chat] = asyncio.Lock()
         return lock
+
+
+def _answered(lines: list[Line], message: str | None) -> tuple[int, int] | None:
+    """The turn and kept candidate of an answered turn among the latest that ``message`` opened:
+    a message delivered again whose update stored nothing under its key (the model failed on it,
+    and the turn was answered since by a regenerate) is that turn, not a new one."""
+    if message is None:
+        return None
+    for line in lines[-RETRY_TURNS:]:
+        if line.message == message and line.candidate is not None:
+            return line.turn, line.candidate
+    return None
 
 
 def _processed(row: CandidateRow, replayed: bool = False) -> Processed:

@@ -156,6 +156,23 @@ async def test_a_failed_model_call_leaves_a_turn_the_next_message_replaces(rig: 
     assert "Ada (as Wren Ashby): Hello again?" == rig.sent()[-1]["content"]
 
 
+async def test_a_message_redelivered_after_its_turn_was_answered_opens_no_turn(rig: Rig) -> None:
+    """SPEC §3: the model failed on a message, so its update stored nothing under its key; the
+    player pressed regenerate and the turn was answered. The platform then delivers that message
+    again (same update, same message id): it is the turn already played, its reply posted again
+    (replayed), the model not asked (before: it opened turn 2 with the same line, asked the model
+    and posted a second reply)."""
+    rig.model.replies = [502, CLIMB]
+    with pytest.raises(UpstreamError):
+        await rig.table.play(CHAT, ADA, "I climb.", key="tg:8", message="31")
+    answered = await rig.table.regenerate(CHAT, turn=1, key="tg:cb9")
+    again = await rig.table.play(CHAT, ADA, "I climb.", key="tg:8", message="31")
+    assert (1, 0, True) == (again.turn, again.candidate, again.replayed)
+    assert (answered.resolved, answered.text) == (again.resolved, again.text)
+    assert 2 == len(rig.model.seen)
+    assert 1 == await rig.engine.store.last_turn(CHAT)
+
+
 async def test_buttons_and_the_dice_card(rig: Rig) -> None:
     """A reply with a check has regenerate and dice buttons; the card shows the exact chance."""
     rig.model.replies = [CLIMB, "Again."]
