@@ -45,13 +45,10 @@ class Conversation:
         self._replies: dict[tuple[str, int, int], tuple[str, tuple[Record, ...]]] = {}
 
     async def lines(self, game: str, last: int, window: int) -> list[Line]:
-        """Turns ``last - window + 1`` .. ``last`` of ``game`` (those that exist), in order."""
-        found = []
-        for turn in range(max(1, last - window + 1), last + 1):
-            row = await self.store.get_turn(game, turn)
-            if row is not None:
-                found.append(await self._line(game, row))
-        return found
+        """Turns ``last - window + 1`` .. ``last`` of ``game`` (those that exist), in order: read
+        in one call, as every turn of the window is read on every message."""
+        rows = await self.store.turns(game, max(1, last - window + 1), last)
+        return [await self._line(game, rows[turn]) for turn in sorted(rows)]
 
     async def line(self, game: str, turn: int) -> Line | None:
         """Turn ``turn`` of ``game``, or None when it was never started."""
