@@ -1,15 +1,15 @@
 """A bot's table used every way at once (SPEC §3, §7 bots): random runs of two people playing,
 the model failing now and then, redelivered updates, regenerates, swipes and buttons (stale ones
-too), edited messages, undo, and the bot restarted, on the real engine and SQLite store, the
-model a fake on 127.0.0.1. A plain model of the chat says what each step must give; after every
-step, whatever came before:
+too), edited messages, undo, the bot restarted, and two bot processes on one SQLite store taking
+the updates in turn (each with its own engine and caches), the model a fake on 127.0.0.1. A
+plain model of the chat says what each step must give; after every step, whatever came before:
 
 - each call answers as the model says (the turn and candidate, replayed or not, ``NotNow`` or
   None where nothing is done) and the model is asked exactly when it must be;
 - what is posted is the stored candidate (``resolved``; ``text`` is it as people read it);
 - the history a request sends is the player lines and the kept candidates of the turns before;
-- a restarted bot (a new engine and table over the same store) plays the same game, and every
-  turn's state read cold is the one the running engine holds.
+- a restarted bot, or the other process, plays the same game, and every turn's state read
+  cold is the one the engine serving holds.
 
 ``GM_HUNT_EXAMPLES`` (default 25) sets how many runs are played, for a longer hunt.
 """
@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,7 @@ from middleware.proxy.upstream import HttpUpstream
 from middleware.stores import Store, open_store
 from tests.bots.conftest import lantern, lantern_party
 from tests.proxy.conftest import FakeModel, serving
+from tests.stores.pg import fresh_schema
 
 T = TypeVar("T")
 
@@ -139,6 +141,11 @@ class Restart:
     pass
 
 
+@dataclass(frozen=True)
+class Switch:
+    """The next updates go to the other bot process on the same store."""
+
+
 STEPS = st.one_of(
     st.builds(Play, st.integers(0, 1), st.sampled_from(["I climb.", "I look.", "I count."]),
               st.booleans(), st.sampled_from([False, False, False, True])),
@@ -147,29 +154,52 @@ STEPS = st.one_of(
     st.builds(Edit, st.booleans(), st.sampled_from(["I hide.", "I run."])),
     st.just(Undo()), st.builds(Press, st.sampled_from(["regenerate", "previous", "next", "dice"]),
                                st.booleans()),
-    st.just(Restart()))
+    st.just(Restart()), st.just(Switch()), st.just(Switch()))
 
 
 # --- the run -------------------------------------------------------------------------------
 
 class Rig:
-    """The fake model served on its own event loop, up across examples, and one SQLite store."""
+    """The fake model served on its own event loop, up across examples, and one store: SQLite,
+    or PostgreSQL in a schema of its own."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, kind: str) -> None:
         self.loop = asyncio.new_event_loop()
         self.stack = AsyncExitStack()
         self.model = FakeModel()
         url = self.run(self.stack.enter_async_context(serving(self.model.app())))
         self.upstream = HttpUpstream(url)
-        self.store: Store = self.run(open_store(f"sqlite:///{folder}/games.db"))
+        where = self.run(self.stack.enter_async_context(fresh_schema())) if kind == "postgres" \
+            else f"sqlite:///{folder}/games.db"
+        self.store: Store = self.run(open_store(where))
         ruleset = lantern()
         self.config = TableConfig(ruleset, lantern_party(ruleset), seed=5, model="fake-gm",
                                   history=HISTORY)
         self.restart()
 
     def restart(self) -> None:
-        self.engine = Engine(self.store)
-        self.table = Table(self.engine, self.upstream, self.config)
+        """Both bot processes started again: nothing held in memory."""
+        self.tables = [self._table(), self._table()]
+        self.serving = 0
+
+    def restart_one(self) -> None:
+        """The process serving now started again."""
+        self.tables[self.serving] = self._table()
+
+    def switch(self) -> None:
+        """The other process, its caches as they were, serves the next updates."""
+        self.serving = 1 - self.serving
+
+    @property
+    def table(self) -> Table:
+        return self.tables[self.serving]
+
+    @property
+    def engine(self) -> Engine:
+        return self.table.engine
+
+    def _table(self) -> Table:
+        return Table(Engine(self.store), self.upstream, self.config)
 
     def run(self, work: Awaitable[T]) -> T:
         return self.loop.run_until_complete(work)
@@ -177,7 +207,7 @@ class Rig:
     def close(self) -> None:
         self.run(self.upstream.aclose())
         self.run(self.store.close())
-        self.run(self.stack.aclose())
+        self.run(self.stack.aclose())  # the schema dropped after the store let go of it
         self.loop.close()
 
 
@@ -220,7 +250,10 @@ class Run:
             return await self._undo()
         if isinstance(step, Press):
             return await self._press(step)
-        self.rig.restart()
+        if isinstance(step, Switch):
+            self.rig.switch()
+        else:
+            self.rig.restart_one()
         return 0
 
     async def _play(self, step: Play, key: str | None, message: str) -> int:
@@ -429,12 +462,13 @@ async def _played_of(call: Awaitable[Any]) -> Played:
     return played
 
 
-def test_a_bot_table_used_every_way_keeps_what_it_posts() -> None:
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_bot_table_used_every_way_keeps_what_it_posts(kind: str) -> None:
     """SPEC §3, §7: whatever people and the model do, in any order, each step answers as a plain
     model of the chat says, what is posted is what is stored, the model is sent the kept
-    history, and a restarted bot or a cold engine reads the same game."""
+    history, and a restarted bot, the other bot process or a cold engine reads the same game."""
     with tempfile.TemporaryDirectory() as folder:
-        rig = Rig(Path(folder))
+        rig = Rig(Path(folder), kind)
         chats = itertools.count()
         try:
             @settings(max_examples=int(os.environ.get("GM_HUNT_EXAMPLES", "25")), deadline=None,
