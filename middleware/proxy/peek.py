@@ -1,11 +1,11 @@
 """Peek (ITM-FAKE-13's Peek Prompt): exactly what the model will be sent on a chat's next turn.
 
-``peek(engine, chat, config)`` works out the GM's view as the next turn (the chat's last turn + 1)
-will start: the state after the kept candidates and the records of the last kept one. The same
-view is what the proxy injects (``inject.chat_view``), so ``peek_text`` shows, block by block and
-where each goes, what the next request will carry. In single-player trust mode the view is the GM's
-own, the truth about fakes included. The CLI's ``peek`` and the proxy's
-``GET /v1/gm/chats/{chat}/prompt`` both read this.
+``peek(engine, chat, config)`` works out the GM's view as the next turn (the chat's last turn + 1,
+or the last one while it has no reply) will start: the state after the kept candidates and the
+records of the last kept one. The same view is what the proxy injects (``inject.chat_view``), so
+``peek_text`` shows, block by block and where each goes, what the next request will carry. In
+single-player trust mode the view is the GM's own, the truth about fakes included. The CLI's
+``peek`` and the proxy's ``GET /v1/gm/chats/{chat}/prompt`` both read this.
 """
 
 from __future__ import annotations
@@ -45,10 +45,14 @@ class Peek:
 
 
 async def peek(engine: Engine, chat: str, config: InjectConfig | None = None) -> Peek:
-    """What ``chat``'s next turn will be sent (``GameError`` for a chat with no game)."""
+    """What ``chat``'s next turn will be sent (``GameError`` for a chat with no game): the turn
+    after the last, or the last itself when it has no reply (the model failed on it, and the
+    chat asking again plays it)."""
     config = config or InjectConfig()
     await engine.game(chat)
-    turn = await engine.store.last_turn(chat) + 1
+    last = await engine.store.last_turn(chat)
+    row = await engine.store.get_turn(chat, last) if last else None
+    turn = last if row is not None and row.selected is None else last + 1
     return Peek(chat, turn, await chat_view(engine, chat, turn, config), config)
 
 

@@ -80,3 +80,24 @@ async def test_the_prompt_route_shows_what_the_next_request_carries() -> None:
     assert {"role": "system", "content": seen["state"]} == sent[-2]
     assert 404 == missing.status_code and "error" in missing.json()
     assert InjectConfig().mode == seen["inject"]
+
+
+async def test_after_the_model_failed_the_peek_is_the_turn_asked_again() -> None:
+    """The model failing on turn 2 leaves it opened with no reply; the next request (the chat
+    asking again) plays turn 2. The prompt route shows turn 2 and what that request carries,
+    last turn's feedback included (before: turn 3, its view without the LAST TURN block)."""
+    model = FakeModel(replies=[BUY, 500, "They rest."])
+    games = GameConfig(brass(), party(brass(), BRASS_PARTY), seed=4)
+    async with running_proxy(games, model) as proxy:
+        headers = {"X-GM-Chat": "fair-3"}
+        first = await proxy.ask(history("We go to the fair."), headers=headers)
+        kept = first.json()["choices"][0]["message"]["content"]
+        failed = await proxy.ask(history("We go to the fair.", kept, "We rest."), headers=headers)
+        seen = (await proxy.client.get("/v1/gm/chats/fair-3/prompt")).json()
+        again = await proxy.ask(history("We go to the fair.", kept, "We rest."), headers=headers)
+    assert (502, 200) == (failed.status_code, again.status_code)
+    assert str(seen["turn"]) == again.headers["x-gm-turn"] == "2"
+    sent = model.seen[2]["messages"]
+    assert sent[0]["content"].endswith("\n\n" + seen["rules"])
+    assert {"role": "system", "content": seen["state"]} == sent[-2]
+    assert "LAST TURN" in seen["state"]
