@@ -171,7 +171,7 @@ class ChatTree:
 
         def players(offset: int) -> int:
             return sum(1 for j, said in enumerate(history.turns, start=1)
-                       if (row := rows.get(j + offset)) is not None and row.user_text == said.user)
+                       if (row := rows.get(j + offset)) is not None and row.said == said.user)
 
         offset = max(offsets, key=lambda o: (matched(o), players(o))) if len(offsets) > 1 \
             else offsets[0]

@@ -56,6 +56,8 @@ async def follow(engine: Engine, index: PathIndex, chat: str, offset: int,
         last = await engine.store.last_turn(chat)
     else:
         edited = await _in_place(engine, index, chat, offset, history, plan, rows)
+        if turn == last:
+            await _said_again(engine, chat, turn, rows.get(turn), history.turns[-1].user)
     for n in range(last + 1, turn + 1):
         await engine.user(chat, n, history.turns[n - offset - 1].user)
     continues, more = await _tail(engine, index, chat, turn, history.tail)
@@ -89,7 +91,8 @@ def _leaves(rows: Mapping[int, TurnRow], offset: int, history: History,
             break
     for j, said in enumerate(history.turns, start=1):
         row = rows.get(j + offset)
-        if row is not None and row.user_text and row.user_text != said.user:
+        if row is not None and row.said and row.said != said.user \
+                and not _unanswered(row, last, turn):
             found.append(j + offset)
             break
     if turn < last:
@@ -164,6 +167,20 @@ def _edits_kept_whole(index: PathIndex, history: History, plan: Mapping[int, Cho
     if any(len(text) > MAX_CANDIDATE_CHARS for text in edits):
         raise RequestError(f"an edited reply is longer than {MAX_CANDIDATE_CHARS} characters, "
                            "the longest reply a game keeps")
+
+
+def _unanswered(row: TurnRow, last: int, turn: int) -> bool:
+    """Whether ``row`` is the turn the request plays, the last, with no reply yet (the model
+    failed on it): the player's message rewritten there is said again, not a branch."""
+    return row.turn == last == turn and row.selected is None
+
+
+async def _said_again(engine: Engine, chat: str, turn: int, row: TurnRow | None,
+                      text: str) -> None:
+    """The request plays ``turn``, opened before with no reply, under a rewritten message: kept
+    as a ``said`` event on the turn, so that later requests find the turn by it."""
+    if row is not None and row.selected is None and row.said != text:
+        await engine.event(chat, turn, {"type": "said", "text": text})
 
 
 def _kept(history: History, j: int) -> str:

@@ -99,6 +99,17 @@ class TurnRow:
     selected: int | None = None
     events: list[JSON] = field(default_factory=list)
 
+    @property
+    def said(self) -> str:
+        """The player's message as last said: the newest ``said`` event's text (a bot keeps its
+        lines so; the proxy, a message rewritten before the model answered it), else
+        ``user_text``."""
+        for event in reversed(self.events):
+            if isinstance(event, dict) and event.get("type") == "said" \
+                    and isinstance(text := event.get("text"), str):
+                return text
+        return self.user_text
+
 
 def check_turn_number(turn: int) -> None:
     """Turns are numbered from 1 (S(0) is the new game); ``GameError`` otherwise."""

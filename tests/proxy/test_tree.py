@@ -151,6 +151,28 @@ async def test_an_edited_old_player_message_branches_before_its_turn(fair: Proxy
     assert [(1, 0)] * 4 == await tree(fair, branch)
 
 
+async def test_a_message_rewritten_after_the_model_failed_plays_its_turn_in_place(
+        fair: Proxy) -> None:
+    """The model fails on turn 2 (the turn was opened, no reply); the player rewrites the message
+    and sends again: turn 2 of the same chat is played under the new message, no branch made,
+    and the next turn follows it (before: the chat was forked at turn 1 into a branch for a
+    turn that held nothing, every time a failed message was rewritten)."""
+    one = await said(fair, CAKE, "We reach the fair.")
+    chat = one["gm"]["chat"]
+    fair.model.replies.append(500)
+    failed = await fair.ask(talk("We reach the fair.", text(one), "We rest."))
+    two = await said(fair, ROPE, "We reach the fair.", text(one), "We sleep instead.")
+    three = await said(fair, CHECK, "We reach the fair.", text(one), "We sleep instead.",
+                       text(two), "We haggle.")
+    assert 502 == failed.status_code
+    assert [(chat, 2), (chat, 3)] == [(a["gm"]["chat"], a["gm"]["turn"]) for a in (two, three)]
+    assert "x-gm-branch-of" not in two["_headers"] | three["_headers"]
+    assert not await has_game(fair, f"{chat}~branch-1")
+    assert "We sleep instead." == (await fair.engine.store.get_turn(chat, 2)).said
+    assert "We sleep instead." in [m["content"] for m in fair.model.seen[-2]["messages"]]
+    assert [(1, 0)] * 3 == await tree(fair, chat)
+
+
 async def test_an_edited_first_message_of_a_named_chat_branches(fair: Proxy) -> None:
     """A chat the UI names (Open WebUI's header): the player edits the first message and sends it
     again before any reply is kept. Turn 1 is asked again with another message: a branch from
