@@ -61,7 +61,7 @@ class Conversation:
         records: tuple[Record, ...] = ()
         if row.selected is not None:
             reply, records = await self._reply(game, row.turn, row.selected)
-        return Line(turn=row.turn, text=str(said.get("text", row.user_text)),
+        return Line(turn=row.turn, text=row.said,
                     by=str(said.get("by") or ""), name=str(said.get("name") or ""),
                     who=_text_or_none(said.get("who")), message=_text_or_none(said.get("message")),
                     reply=reply, candidate=row.selected, records=records)
