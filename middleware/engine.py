@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
@@ -44,6 +45,9 @@ from middleware.text import MAX_CANDIDATE_CHARS, bounded
 
 SMALL_PER_CHAT: Final = 16
 """How many times ``chats`` the engine keeps of what is small per chat (see ``Engine``)."""
+
+WALK_RUN: Final = 256
+"""The most turns read in one query while walking back through unanswered turns."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,36 +328,53 @@ class Engine:
     async def _state_from(self, chat: str, turn: int, row: TurnRow | None) -> GameState:
         """``state_after`` with the turn's row read (None for turn 0 or a turn never started).
 
-        Turns without a candidate are walked back in a loop, never by recursion: a chat may hold
+        A turn without a selected candidate is S of the turn before with its events, and the
+        turns before may have changed since it was last read (a select, an event, a reply, here
+        or by another worker): such turns are walked back to the nearest turn that has one (or
+        turn 0) on every read, and only that turn's state is remembered, by what its row says.
+        The walk is a loop reading rows in growing runs, never a recursion: a chat may hold
         thousands of turns the model never answered (a long history pointed at the proxy)."""
-        walked: list[tuple[int, tuple[Any, ...], list[Any]]] = []
-        state: GameState | None = None
-        while state is None:
-            if turn > 0 and row is None:
-                turn -= 1
-                row = await self._turn_row(chat, turn)
-                continue
-            selected = row.selected if row else None
-            fingerprint = (selected, len(row.events) if row else 0)
-            if (hit := self._states.get((chat, turn))) and hit[0] == fingerprint:
-                state = hit[1]
-                break
-            walked.append((turn, fingerprint, row.events if row else []))
-            if turn <= 0 or selected is not None:
-                state = await self._base_state(chat, turn, selected)
-                break
-            turn -= 1
-            row = await self._turn_row(chat, turn)
-        return await self._apply_walked(chat, state, walked)
-
-    async def _apply_walked(self, chat: str, state: GameState,
-                            walked: list[tuple[int, tuple[Any, ...], list[Any]]]) -> GameState:
-        """Apply the walked turns' events oldest first from ``state`` (the oldest walked turn's
-        base), remembering each turn's state."""
-        for turn, fingerprint, events in reversed(walked):
+        walked: list[list[Any]] = []  # the events of the unanswered turns walked, newest first
+        if not _answered(turn, row):
+            async with aclosing(self._rows_before(chat, turn)) as before:
+                if row is not None:
+                    walked.append(row.events)
+                async for turn, row in before:
+                    if _answered(turn, row):
+                        break
+                    if row is not None:
+                        walked.append(row.events)
+        state = await self._answered_state(chat, turn, row)
+        for events in reversed(walked):
             for event in events:
                 state = apply_event(await self.ruleset(chat), state, event)
-            self._remember(chat, turn, fingerprint, state)
+        return state
+
+    async def _rows_before(self, chat: str,
+                           turn: int) -> AsyncGenerator[tuple[int, TurnRow | None]]:
+        """The turns before ``turn``, newest first, down to turn 0, with their rows (None: never
+        started, and for turn 0). Read in runs growing to ``WALK_RUN``: most walks stop at the
+        turn before, and a chat of 10,000 unanswered turns is read in a few dozen queries."""
+        run = 1
+        while turn > 1:
+            first = max(1, turn - run)
+            rows = await self.store.turns(chat, first, turn - 1)
+            for number in range(turn - 1, first - 1, -1):
+                yield number, rows.get(number)
+            turn, run = first, min(2 * run, WALK_RUN)
+        yield 0, None
+
+    async def _answered_state(self, chat: str, turn: int, row: TurnRow | None) -> GameState:
+        """S(turn) of turn 0 or of a turn with a selected candidate: that candidate's stored state
+        with the turn's events, remembered by the two (a stored candidate never changes)."""
+        selected, events = (row.selected, row.events) if row else (None, [])
+        fingerprint = (selected, len(events))
+        if (hit := self._states.get((chat, turn))) and hit[0] == fingerprint:
+            return hit[1]
+        state = await self._base_state(chat, turn, selected)
+        for event in events:
+            state = apply_event(await self.ruleset(chat), state, event)
+        self._remember(chat, turn, fingerprint, state)
         return state
 
     async def _base_state(self, chat: str, turn: int, selected: int | None) -> GameState:
@@ -397,6 +418,11 @@ class Engine:
         if start.dice == "turn":
             return derive_seed(game.seed, game.chat, "turn", turn)
         return secrets.randbits(63)
+
+
+def _answered(turn: int, row: TurnRow | None) -> bool:
+    """Whether S(turn) is read from the turn alone: turn 0, or a turn with a selected candidate."""
+    return turn <= 0 or (row is not None and row.selected is not None)
 
 
 def _resolved_on(start: GameState, resolved: tuple[GameState, ResolvedReply] | None,

@@ -1,0 +1,67 @@
+"""What the engine remembers never stands in for what the store holds (SPEC §3).
+
+The engine keeps the states it has read or made; a change the store holds since (a select, an
+event, a reply, by this engine or another worker on the same store) must show in every state read
+after it, as an engine started afresh reads it. Found by ``tests/stores/
+test_stores_play_alike_property.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from middleware.engine import Engine
+from middleware.resolve import dispatch
+from middleware.state import GameState
+from tests.pipeline.conftest import pebbles, pocket_resolver
+
+EDIT = {"type": "edit", "who": "Ada", "live": {"pools": {"pluck": {"value": 1}}}}
+
+
+@pytest.fixture(autouse=True)
+def pocket(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(dispatch.RESOLVERS, "loot", pocket_resolver)
+
+
+def pluck(state: GameState) -> int | None:
+    pool = state.party[0].live.pools.get("pluck")
+    return None if pool is None else pool.value
+
+
+async def test_an_event_shows_in_the_unanswered_turn_after_it(engine: Engine) -> None:
+    """Turn 2 was started but not answered, and its state read; an edit after turn 1 then sets
+    Ada's Pluck to 1: S(2) reads 1, as a fresh engine reads it, and so does the reply of turn 3."""
+    await engine.process("chat", 1, "[loot: a]")
+    await engine.user("chat", 2, "We wait.")
+    await engine.state("chat", 2)
+    await engine.event("chat", 1, EDIT)
+    assert (1, 1) == (pluck(await engine.state("chat", 2)),
+                      pluck(await Engine(engine.store).state("chat", 2)))
+    assert 1 == pluck((await engine.process("chat", 3, "[loot: b]")).state)
+
+
+async def test_a_swipe_shows_in_the_unanswered_turn_after_it(engine: Engine) -> None:
+    """Turn 1 has a candidate with one pebble and one with two (selected); turn 2 was started,
+    not answered, and its state read (2 pebbles). A swipe back to the first: S(2) holds 1 pebble,
+    and the reply of turn 3 adds its pebble to that one."""
+    await engine.process("chat", 1, "[loot: a]")
+    await engine.process("chat", 1, "[loot: a] [loot: b]")
+    await engine.user("chat", 2, "We wait.")
+    assert 2 == pebbles(await engine.state("chat", 2))
+    await engine.select("chat", 1, 0)
+    assert (1, 1) == (pebbles(await engine.state("chat", 2)),
+                      pebbles(await Engine(engine.store).state("chat", 2)))
+    assert 2 == pebbles((await engine.process("chat", 3, "[loot: c]")).state)
+
+
+async def test_another_workers_event_shows_in_the_unanswered_turn_after_it(
+        engine: Engine) -> None:
+    """Two workers on one store: the second has read S(2) of an unanswered turn 2; the first
+    adds an edit after turn 1. The second reads S(2) with it, and its reply of turn 3 plays on it."""
+    other = Engine(engine.store)
+    await engine.process("chat", 1, "[loot: a]")
+    await engine.user("chat", 2, "We wait.")
+    assert pluck(await other.state("chat", 2)) is None
+    await engine.event("chat", 1, EDIT)
+    assert 1 == pluck(await other.state("chat", 2))
+    assert 1 == pluck((await other.process("chat", 3, "[loot: b]")).state)
