@@ -405,7 +405,8 @@ class Engine:
         known = self._last.get(chat, -1)
         if 1 <= turn <= known:
             return
-        last = known if turn == known + 1 else await self.store.last_turn(chat)
+        # -1: the chat is not known here (another worker's, a fork, evicted): ask the store
+        last = known if 0 <= known == turn - 1 else await self.store.last_turn(chat)
         if not 1 <= turn <= last + 1:
             raise GameError(f"chat {chat!r} is at turn {last}; turn {turn} cannot be played")
         if turn == last + 1:

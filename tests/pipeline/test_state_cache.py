@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from middleware.engine import Engine
+from middleware.errors import GameError
 from middleware.resolve import dispatch
 from middleware.state import GameState
 from tests.pipeline.conftest import pebbles, pocket_resolver
@@ -65,3 +66,14 @@ async def test_another_workers_event_shows_in_the_unanswered_turn_after_it(
     await engine.event("chat", 1, EDIT)
     assert 1 == pluck(await other.state("chat", 2))
     assert 1 == pluck((await other.process("chat", 3, "[loot: b]")).state)
+
+
+async def test_a_turn_0_is_refused_with_where_the_chat_is_by_any_engine(engine: Engine) -> None:
+    """The chat is at turn 1: a player's message or a reply for turn 0 is refused saying so, by
+    the engine that played it and by one that has not seen the chat yet (which said "at turn -1")."""
+    await engine.process("chat", 1, "[loot: a]")
+    for which in (engine, Engine(engine.store)):
+        with pytest.raises(GameError, match=r"^chat 'chat' is at turn 1; turn 0 cannot be played$"):
+            await which.user("chat", 0, "Hello?")
+    with pytest.raises(GameError, match=r"is at turn 1; turn 0 cannot"):
+        await Engine(engine.store).process("chat", 0, "[loot: b]")
