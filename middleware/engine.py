@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import AsyncGenerator, Mapping, Sequence
-from contextlib import aclosing
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
@@ -278,6 +278,20 @@ class Engine:
             await self.event(chat, last, {"type": "gear", "who": done.who, "kit": kit,
                                           "picks": list(picks), "again": again})
         return done
+
+    @asynccontextmanager
+    async def batch(self) -> AsyncIterator[None]:
+        """The store's ``batch``: what is written inside is kept together, or not at all if it
+        raises. Then the engine lets go of everything it holds of the store (games, rulesets,
+        turns, states): what it read or made inside may be gone, and a turn undone would be
+        taken for one started (a player's message dropped) or a state for one still stored."""
+        try:
+            async with self.store.batch():
+                yield
+        except BaseException:
+            for held in (self._rulesets, self._games, self._states, self._written, self._last):
+                held.clear()
+            raise
 
     async def fork(self, chat: str, turn: int, new_chat: str) -> None:
         """A branch of ``chat`` that starts from S(turn) and shares nothing after it."""

@@ -95,9 +95,10 @@ def prepare(text_lines: Iterable[str], base: Path | None = None) -> Prepared:
 async def replay(prepared: Prepared, engine: Engine) -> AsyncGenerator[Step, None]:
     """Replay every line on ``engine``, yielding a ``Step`` per line after the game line.
 
-    The whole replay is one store batch: a line that fails stops it and nothing of it is kept.
+    The whole replay is one batch (``Engine.batch``): a line that fails stops it, and nothing
+    of it is kept, in the store or in the engine.
     """
-    async with engine.store.batch():
+    async with engine.batch():
         with existing_objects_frozen():
             async for step in _replay(prepared, engine):
                 yield step

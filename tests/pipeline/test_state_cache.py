@@ -77,3 +77,19 @@ async def test_a_turn_0_is_refused_with_where_the_chat_is_by_any_engine(engine: 
             await which.user("chat", 0, "Hello?")
     with pytest.raises(GameError, match=r"is at turn 1; turn 0 cannot"):
         await Engine(engine.store).process("chat", 0, "[loot: b]")
+
+
+async def test_a_batch_undone_leaves_the_engine_holding_nothing_of_it(engine: Engine) -> None:
+    """Turn 1 is stored; a batch plays turn 2 (the player's message and a reply) and fails, so
+    nothing of it is stored. The player's message for turn 2 sent again is stored (the engine
+    took turn 2 for started, and dropped it), and its reply plays on turn 1's pebble."""
+    await engine.process("chat", 1, "[loot: a]")
+    with pytest.raises(RuntimeError):
+        async with engine.batch():
+            await engine.user("chat", 2, "We dig.")
+            await engine.process("chat", 2, "[loot: b] [loot: c]")
+            raise RuntimeError("a transcript line failed")
+    await engine.user("chat", 2, "We dig again.")
+    turn = await engine.store.get_turn("chat", 2)
+    assert turn is not None and "We dig again." == turn.user_text
+    assert 2 == pebbles((await engine.process("chat", 2, "[loot: d]")).state)

@@ -8,6 +8,7 @@ from the bundled rulesets and the scripted dice; a few behaviours a line's ``exp
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -119,3 +120,22 @@ async def test_every_record_reads_back_from_the_store_as_it_was_made(path: Path,
         assert step.processed is not None
         stored = await engine.candidates(step.chat, step.turn)
         assert step.processed.records == stored[step.processed.candidate].records
+
+
+async def test_a_failed_replay_retried_on_the_same_engine_plays_as_on_a_new_one(
+        store: Store) -> None:
+    """SPEC §4 (nothing half-written): the lantern demo with its last line's expectation broken
+    fails and stores nothing; replayed again, fixed, on the same engine, its branch's player's
+    message is stored as the transcript says (it was taken for stored by the engine, and dropped),
+    and every step is the one a new engine gives."""
+    lines = (TRANSCRIPTS / "lantern-demo.jsonl").read_text(encoding="utf-8").splitlines()
+    broken = [*lines[:-1], lines[-1].replace('"modifier": 2', '"modifier": 3')]
+    engine = Engine(store)
+    with pytest.raises(ExpectationError):
+        [step async for step in replay(prepare(broken), engine)]
+    steps = [(s.chat, s.turn, s.text, s.processed) for s in await replay_demo(
+        TRANSCRIPTS / "lantern-demo.jsonl", engine)]
+    user = json.loads(lines[-2])["text"]
+    assert user == (await store.get_turn("lantern-branch", 2)).user_text
+    assert steps == [(s.chat, s.turn, s.text, s.processed) for s in await replay_demo(
+        TRANSCRIPTS / "lantern-demo.jsonl", Engine(MemoryStore()))]
