@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -121,3 +122,23 @@ def test_cli_names_an_unknown_character(tmp_path: Path) -> None:
     result = runner.invoke(app, ["gear", "hearth-and-haul", "--party", str(party), "--who", "Zed"])
 
     assert (2, True) == (result.exit_code, "Zed" in result.output)
+
+
+@pytest.mark.xfail(strict=True, raises=GameError, reason=(
+    "a stored gear event is applied again on whichever candidate its turn selects, and refuses "
+    "there when that one cannot carry the kit: every read of the turn's state, and every later "
+    "turn's, raises from then on. Refusing the swipe (and a regenerate?) or leaving the kit out "
+    "of that path is a choice for the spec"))
+async def test_a_swipe_back_under_a_kit_taken_leaves_the_chat_playable() -> None:
+    """ITM-GEAR-02, SPEC §3: Bram takes Spare rope (4 lb) after turn 1's second reply, which
+    leaves him room; the first reply filled his bag with rope (1 lb of room left). Swiping back
+    to it is refused or allowed, but the chat goes on: its state reads and turn 2 plays."""
+    engine = Engine(MemoryStore())
+    await engine.create_game("c", RULES, [bram()])
+    await engine.process("c", 1, 'Rope everywhere. ' + '[inventory: action="add" item="Coil of rope"]' * 6)
+    await engine.process("c", 1, "The road is long.")
+    assert "taken" == (await engine.take_gear("c", None, "spare-rope")).status
+    with contextlib.suppress(GameError):
+        await engine.select("c", 1, 0)
+    await engine.state("c")
+    await engine.process("c", 2, "On they go.")
