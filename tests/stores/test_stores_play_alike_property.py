@@ -35,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +44,8 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from middleware.engine import Engine
+from middleware import paths
+from middleware.engine import Engine, Processed
 from middleware.errors import GameError, GMError
 from middleware.rules.registry import load_bundled
 from middleware.sheet.party import read_party
@@ -145,12 +146,14 @@ class Say:
 @dataclass(frozen=True)
 class Reply:
     """``process``: the model's reply for turn ``last - back`` (-1: the next turn), from the
-    game's tags, with a retry key or not."""
+    game's tags, with a retry key or not; ``streamed``: read first as the proxy reads a streamed
+    reply (``previewer``), and stored as read (``resolved=``)."""
 
     chat: int
     back: int
     tags: tuple[int, ...]
     key: str | None
+    streamed: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,11 +202,26 @@ class Look:
     read: int
 
 
-Op = Say | Reply | Swipe | Between | Kit | Fork | Look
+@dataclass(frozen=True)
+class Again:
+    """A candidate of the answered turn ``back`` from the latest (4: one past the last) played
+    on as the proxy does (``paths``): continued (``extend``, with a retry key or not) or edited
+    so that its tags change (``reread``), with some of the game's tags."""
+
+    chat: int
+    back: int
+    candidate: int
+    tags: tuple[int, ...]
+    key: str | None
+    edited: bool
+
+
+Op = Say | Reply | Swipe | Between | Kit | Fork | Look | Again
 
 CHATS, BACK, KEYS = st.integers(0, 3), st.integers(-1, 3), st.sampled_from([None, None, "k1", "k2"])
-REPLY = st.builds(Reply, CHATS, st.sampled_from([-1, -1, 0, 0, 0, 1, 2]),
-                  st.lists(st.integers(0, 14), max_size=4).map(tuple), KEYS)
+TAGS = st.lists(st.integers(0, 14), max_size=4).map(tuple)
+REPLY = st.builds(Reply, CHATS, st.sampled_from([-1, -1, 0, 0, 0, 1, 2]), TAGS, KEYS,
+                  st.booleans())
 SAY = st.builds(Say, CHATS, st.sampled_from([0, 1, 1, 1, 1, 2]))
 OPS: st.SearchStrategy[Op] = st.one_of(
     REPLY, REPLY, REPLY, SAY, SAY,
@@ -212,6 +230,7 @@ OPS: st.SearchStrategy[Op] = st.one_of(
     st.builds(Kit, CHATS, st.integers(0, 3)),
     st.builds(Fork, CHATS, BACK, st.integers(0, 2)),
     st.builds(Look, CHATS, BACK, st.integers(0, 4)),
+    st.builds(Again, CHATS, BACK, st.integers(0, 4), TAGS, KEYS, st.booleans()),
 )
 
 
@@ -245,7 +264,23 @@ class Call:
     kwargs: tuple[tuple[str, Any], ...] = ()
 
     async def on(self, engine: Engine) -> Any:
+        step = STEPS.get(self.method)
+        if step is not None:
+            return await step(engine, *self.args, **dict(self.kwargs))
         return await getattr(engine, self.method)(*self.args, **dict(self.kwargs))
+
+
+async def streamed(engine: Engine, chat: str, turn: int, reply: str, key: str | None) -> Processed:
+    """``process`` as the proxy calls it for a streamed reply: read whole from the preview of
+    the turn's start with the turn's seed, then stored as read."""
+    preview = await engine.previewer(chat, turn)
+    return await engine.process(chat, turn, reply, key=key, seed=preview.seed,
+                                resolved=(preview.start, preview(reply)))
+
+
+STEPS: dict[str, Callable[..., Awaitable[Any]]] = {
+    "streamed": streamed, "extend": paths.extend, "reread": paths.reread}
+"""The calls that are not ``Engine`` methods: the proxy's ways of storing a candidate."""
 
 
 async def call_for(op: Op, game: Game, chats: list[str], store: Store) -> Call:
@@ -256,13 +291,19 @@ async def call_for(op: Op, game: Game, chats: list[str], store: Store) -> Call:
         return Call("user", (chat, last + op.ahead, f"Turn {last + op.ahead}: we go on."))
     turn = turn_of(last, getattr(op, "back", 0), least=0 if isinstance(op, Fork | Look) else 1)
     if isinstance(op, Reply):
-        text = " ".join(["The road runs on.", *(game.tags[i % len(game.tags)] for i in op.tags)])
-        return Call("process", (chat, turn, text), (("key", op.key),))
-    if isinstance(op, Swipe):  # among the turns answered, if any; now and then one past the last
-        answered = sorted({r.turn for r in await store.replies(chat, 1, last)}) or [turn]
-        turn = answered[-1 - max(op.back, 0) % len(answered)]
-        count = len(await store.list_candidates(chat, turn))
-        return Call("select", (chat, turn, count if op.candidate == 4 else op.candidate % max(count, 1)))
+        text = " ".join(["The road runs on.", *tags(game, op.tags)])
+        return Call("streamed" if op.streamed else "process", (chat, turn, text),
+                    (("key", op.key),))
+    if isinstance(op, Swipe | Again):
+        turn, candidate = await candidate_of(store, chat, last, op.back, op.candidate)
+        if isinstance(op, Swipe):
+            return Call("select", (chat, turn, candidate))
+        if not op.edited:
+            return Call("extend", (chat, turn, candidate, " And on. " + " ".join(tags(game, op.tags))),
+                        (("key", op.key),))
+        rows = await store.list_candidates(chat, turn)
+        text = rows[candidate].text if candidate < len(rows) else "Edited."
+        return Call("reread", (chat, turn, " ".join([text, *tags(game, op.tags), "(edited)"])))
     if isinstance(op, Between):
         return Call("event", (chat, turn, game.events[op.event % len(game.events)]))
     if isinstance(op, Kit):
@@ -274,6 +315,20 @@ async def call_for(op: Op, game: Game, chats: list[str], store: Store) -> Call:
              Call("kept_after", (chat, turn)), Call("candidates", (chat, turn)),
              Call("retried", (chat, turn, "k1"))]
     return reads[op.read % len(reads)]
+
+
+def tags(game: Game, drawn: Sequence[int]) -> list[str]:
+    return [game.tags[i % len(game.tags)] for i in drawn]
+
+
+async def candidate_of(store: Store, chat: str, last: int, back: int,
+                       drawn: int) -> tuple[int, int]:
+    """The answered turn ``back`` from the latest (the latest turn if none is) and candidate
+    ``drawn`` of it (4: one past the last)."""
+    answered = sorted({r.turn for r in await store.replies(chat, 1, last)}) or [max(last, 1)]
+    turn = answered[-1 - max(back, 0) % len(answered)]
+    count = len(await store.list_candidates(chat, turn))
+    return turn, count if drawn == 4 else drawn % max(count, 1)
 
 
 def turn_of(last: int, back: int, least: int) -> int:
