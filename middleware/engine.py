@@ -258,7 +258,7 @@ class Engine:
         """Apply a between-turn event (``edit``, ``rest``, ``gear``) after ``turn``; returns S(turn)."""
         state = await self.state_after(chat, turn)
         apply_event(await self.ruleset(chat), state, event)  # refuse a bad event before storing
-        await self.store.start_turn(chat, turn, "")
+        await self._open_turn(chat, turn, "")  # a turn ahead is refused as a reply for it is
         await self.store.add_event(chat, turn, dict(event))
         return await self.state_after(chat, turn)
 

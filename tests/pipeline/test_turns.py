@@ -98,6 +98,16 @@ async def test_turns_cannot_skip_ahead(engine: Engine) -> None:
         await engine.process("chat", 3, CHECK)
 
 
+async def test_an_event_cannot_skip_ahead_either(engine: Engine) -> None:
+    """An edit after turn 3 while the chat is at turn 1 is an API error, as a reply for turn 3
+    is, and starts nothing (it started turn 3 over a gap, and the player's message for turn 2 was
+    then stored by the engine that sent the edit and dropped by any other)."""
+    await engine.process("chat", 1, CHECK)
+    with pytest.raises(GameError, match=r"is at turn 1; turn 3 cannot be played"):
+        await engine.event("chat", 3, {"type": "edit", "who": "Ada", "live": {}})
+    assert 1 == await engine.store.last_turn("chat")
+
+
 async def test_a_resolver_bug_leaves_its_tag_and_the_rest_goes_on(
         engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """SPEC §8: status ``error``, the tag stays as written, later tags are still resolved."""

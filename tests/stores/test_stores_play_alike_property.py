@@ -168,7 +168,7 @@ class Swipe:
 
 @dataclass(frozen=True)
 class Between:
-    """``event``: one of the game's events after turn ``last - back``."""
+    """``event``: one of the game's events after turn ``last - back`` (-2: one too far)."""
 
     chat: int
     back: int
@@ -226,7 +226,7 @@ SAY = st.builds(Say, CHATS, st.sampled_from([0, 1, 1, 1, 1, 2]))
 OPS: st.SearchStrategy[Op] = st.one_of(
     REPLY, REPLY, REPLY, SAY, SAY,
     st.builds(Swipe, CHATS, BACK, st.integers(0, 4)),
-    st.builds(Between, CHATS, BACK, st.integers(0, 6)),
+    st.builds(Between, CHATS, st.integers(-2, 3), st.integers(0, 6)),
     st.builds(Kit, CHATS, st.integers(0, 3)),
     st.builds(Fork, CHATS, BACK, st.integers(0, 2)),
     st.builds(Look, CHATS, BACK, st.integers(0, 4)),
@@ -333,8 +333,8 @@ async def candidate_of(store: Store, chat: str, last: int, back: int,
 
 def turn_of(last: int, back: int, least: int) -> int:
     """Turn ``last - back`` as far back as the chat goes (``least``: its first turn that means
-    something here), or the turn after ``last`` for a ``back`` below 0."""
-    return last + 1 if back < 0 else max(least, last - back % (last + 1))
+    something here), or past ``last`` for a ``back`` below 0."""
+    return last - back if back < 0 else max(least, last - back % (last + 1))
 
 
 async def answer(call: Call, engine: Engine) -> tuple[str, Any]:
