@@ -242,7 +242,7 @@ class Run:
     the same engines, as a failed replay retried on a long-lived engine)."""
 
     game: str
-    kept: int
+    keeps: int
     ops: tuple[tuple[int, Op], ...]
     look_every_step: bool
     batch: str
@@ -362,7 +362,7 @@ class Table:
 
 
 @asynccontextmanager
-async def tables(kinds: Sequence[str], kept: int) -> AsyncIterator[list[Table]]:
+async def tables(kinds: Sequence[str], keeps: int) -> AsyncIterator[list[Table]]:
     """One table per store kind, each store fresh (PostgreSQL in a schema of its own), and last
     a memory store played with a cold engine per call."""
     async with AsyncExitStack() as stack:
@@ -376,7 +376,7 @@ async def tables(kinds: Sequence[str], kept: int) -> AsyncIterator[list[Table]]:
                 url = "memory://"
             store = await open_store(url)
             stack.push_async_callback(store.close)
-            made.append(Table(kind, store, (Engine(store, chats=kept), Engine(store, chats=kept)),
+            made.append(Table(kind, store, (Engine(store, chats=keeps), Engine(store, chats=keeps)),
                               cold=kind == "cold"))
         yield made
 
@@ -394,7 +394,7 @@ class Undone(Exception):
 async def play(run: Run, kinds: Sequence[str]) -> None:
     """Play ``run`` on a table per store kind and a cold one, checking after each step. In a
     batch, the first worker plays alone and opens it (``Engine.batch``), as a replay does."""
-    async with tables(kinds, run.kept) as all_tables:
+    async with tables(kinds, run.keeps) as all_tables:
         if run.batch == "none":
             await play_on(run, all_tables)
             return
