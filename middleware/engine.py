@@ -360,8 +360,7 @@ class Engine:
                         walked.append(row.events)
         state = await self._answered_state(chat, turn, row)
         for events in reversed(walked):
-            for event in events:
-                state = apply_event(await self.ruleset(chat), state, event)
+            state = await self._with_events(chat, turn, state, events)
         return state
 
     async def _rows_before(self, chat: str,
@@ -385,10 +384,26 @@ class Engine:
         fingerprint = (selected, len(events))
         if (hit := self._states.get((chat, turn))) and hit[0] == fingerprint:
             return hit[1]
-        state = await self._base_state(chat, turn, selected)
-        for event in events:
-            state = apply_event(await self.ruleset(chat), state, event)
+        state = await self._with_events(chat, turn, await self._base_state(chat, turn, selected),
+                                        events)
         self._remember(chat, turn, fingerprint, state)
+        return state
+
+    async def _with_events(self, chat: str, turn: int, state: GameState,
+                           events: Sequence[Any]) -> GameState:
+        """``state`` with a turn's stored events applied in order. Each was refused before it was
+        stored unless it applied; one that no longer applies on the path selected now (a kit
+        taken after a reply, then a swipe back to one whose bag cannot carry it) is left out of
+        that path and logged, so that every read of the chat goes on; selecting the candidate
+        it was taken on brings it back."""
+        ruleset = await self.ruleset(chat)
+        for event in events:
+            try:
+                state = apply_event(ruleset, state, event)
+            except GameError as exc:
+                get_logger().warning("event-left-out", chat=chat, turn=turn,
+                                     kind=str(event.get("type")) if isinstance(event, dict)
+                                     else None, reason=str(exc))
         return state
 
     async def _base_state(self, chat: str, turn: int, selected: int | None) -> GameState:

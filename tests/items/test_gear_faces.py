@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 
 import pytest
+from structlog.testing import capture_logs
 from typer.testing import CliRunner
 
 from middleware.cli import app
 from middleware.engine import Engine
 from middleware.errors import GameError, TranscriptError
 from middleware.rules.registry import load_bundled
-from middleware.state import Build, Character, Sheet
+from middleware.state import Build, Character, GameState, Sheet
 from middleware.stores.memory import MemoryStore
 from middleware.transcript import prepare, replay
 
@@ -124,21 +124,31 @@ def test_cli_names_an_unknown_character(tmp_path: Path) -> None:
     assert (2, True) == (result.exit_code, "Zed" in result.output)
 
 
-@pytest.mark.xfail(strict=True, raises=GameError, reason=(
-    "a stored gear event is applied again on whichever candidate its turn selects, and refuses "
-    "there when that one cannot carry the kit: every read of the turn's state, and every later "
-    "turn's, raises from then on. Refusing the swipe (and a regenerate?) or leaving the kit out "
-    "of that path is a choice for the spec"))
-async def test_a_swipe_back_under_a_kit_taken_leaves_the_chat_playable() -> None:
-    """ITM-GEAR-02, SPEC §3: Bram takes Spare rope (4 lb) after turn 1's second reply, which
-    leaves him room; the first reply filled his bag with rope (1 lb of room left). Swiping back
-    to it is refused or allowed, but the chat goes on: its state reads and turn 2 plays."""
+async def test_a_swipe_back_under_a_kit_taken_leaves_the_kit_out_of_that_path() -> None:
+    """ITM-GEAR-02, SPEC §3: Bram takes Spare rope (two coils, 4 lb) after turn 1's second reply,
+    which leaves him room; the first reply filled his bag with rope. Swiping back to it is
+    allowed and the chat goes on: the kit does not fit there, so on that path it is left out
+    (logged, ``event-left-out``), and turn 2 plays; swiping forward again brings it back
+    (before: every read of the chat's state raised the stored gear event's refusal)."""
     engine = Engine(MemoryStore())
     await engine.create_game("c", RULES, [bram()])
-    await engine.process("c", 1, 'Rope everywhere. ' + '[inventory: action="add" item="Coil of rope"]' * 6)
+    full = await engine.process("c", 1, "Rope everywhere. "
+                                + '[inventory: action="add" item="Coil of rope"]' * 6)
     await engine.process("c", 1, "The road is long.")
+    taken = await engine.state("c", 1)
     assert "taken" == (await engine.take_gear("c", None, "spare-rope")).status
-    with contextlib.suppress(GameError):
+    with capture_logs() as logged:
         await engine.select("c", 1, 0)
-    await engine.state("c")
-    await engine.process("c", 2, "On they go.")
+        swiped = await engine.state("c", 1)
+    assert ropes(swiped) == ropes(full.state)
+    assert "event-left-out" in [e["event"] for e in logged]
+    await engine.select("c", 1, 1)
+    assert ropes(await engine.state("c", 1)) == ropes(taken) + 2
+    await engine.select("c", 1, 0)
+    played = await engine.process("c", 2, "On they go.")
+    assert ropes(played.state) == ropes(full.state)
+
+
+def ropes(state: GameState) -> int:
+    """How many coils of rope Bram carries."""
+    return sum(s.count for s in state.party[0].bag if s.item == "pack/rope")
