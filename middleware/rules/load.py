@@ -1,17 +1,18 @@
 """Load a ruleset file, refusing it whole with every problem and its JSON path (SPEC §8).
 
 Two passes: the pydantic models check shapes, types and ranges (SHEET-IMPORT-01, the structural
-CHK-IMPORT rules); then each function in ``CHECKERS`` compares keys with one another (CHK-IMPORT,
+CHK-IMPORT rules); then ``long_integers`` finds whole numbers no range bounds that a game cannot
+carry, and each function in ``CHECKERS`` compares keys with one another (CHK-IMPORT,
 SHEET-IMPORT). Pydantic's errors are turned into ``Problem``s here and nowhere else.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 
 from middleware.errors import Problem, RulesetError, UnreadableRuleset
 from middleware.json_input import JsonInputError, JsonObject, read_json
@@ -22,6 +23,7 @@ from middleware.rules.audit.items import check_items
 from middleware.rules.audit.resolution import check_resolution
 from middleware.rules.audit.ruleset import check_audit
 from middleware.rules.audit.sheet import check_sheet
+from middleware.rules.base import json_path
 from middleware.rules.problems import validation_problems
 from middleware.rules.ruleset import Ruleset
 from middleware.text import clean, clean_json
@@ -46,7 +48,7 @@ def load_ruleset(source: Source) -> Ruleset:
         ruleset = Ruleset.model_validate_json(text, strict=True)
     except ValidationError as exc:
         raise RulesetError(validation_problems(exc, raw), source=name) from exc
-    problems = _dedupe(p for check in CHECKERS for p in check(ruleset))
+    problems = _dedupe([*long_integers(raw), *(p for check in CHECKERS for p in check(ruleset))])
     if problems:
         raise RulesetError(problems, source=name)
     # An own copy of the file, so a stored game can load the very same rules again.
@@ -114,6 +116,28 @@ def _check_size(size: int, name: str) -> None:
     if size > MAX_BYTES:
         message = f"the file is {size} bytes; a ruleset may be at most {MAX_BYTES} (256 KB)"
         raise RulesetError([Problem("$", message)], name)
+
+
+WHOLE_NUMBERS = range(-(2**63), 2**63)
+"""SHEET-IMPORT-01: the whole numbers a game can carry (64 bits: the ruleset is stored and digested
+as JSON with every number in it, and records go out through the proxy the same way)."""
+
+
+def long_integers(raw: JsonValue) -> Iterator[Problem]:
+    """Each whole number past 64 bits in the file, at its path: where a key has a range the
+    models refuse it already, but a ``const`` or the free ``gm`` block has none."""
+    stack: list[tuple[tuple[int | str, ...], JsonValue]] = [((), raw)]
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, dict):
+            stack += [((*where, k), v) for k, v in reversed(node.items())]
+        elif isinstance(node, list):
+            stack += [((*where, i), v) for i, v in reversed(list(enumerate(node)))]
+        elif isinstance(node, int) and not isinstance(node, bool) and node not in WHOLE_NUMBERS:
+            digits = str(node)
+            got = digits if len(digits) <= 24 else f"a number of {len(digits.lstrip('-'))} digits"
+            yield Problem(json_path(where), f"a whole number must be within 64 bits "
+                                            f"(-2**63 to 2**63-1), got {got}")
 
 
 def _dedupe(problems: Iterable[Problem]) -> list[Problem]:

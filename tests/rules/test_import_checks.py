@@ -572,3 +572,16 @@ def test_check_in_two_unconditional_overrides() -> None:
     raw = ruleset_with(CTHULHU)
     raw["resolution"]["overrides"] = [THIEF, {**THIEF, "id": "again"}]
     assert ["$.resolution.overrides[1].skills[0]"] == paths(raw)
+
+
+# --- numbers a game can carry -----------------------------------------------------------------
+
+
+def test_whole_number_past_64_bits_is_refused_at_its_path() -> None:
+    """SHEET-IMPORT-01: a whole number past 64 bits, where no range applies (a ``const``, the
+    free ``gm`` block), refuses the file at its path. It loaded, and creating a game on it then
+    raised ``TypeError: Integer exceeds 64-bit range`` (the game's ruleset is digested as JSON)."""
+    raw = bundled_json("hearth-and-haul")
+    by_id(raw["sheet"]["derived"], "load")["of"][0] = {"const": 2**64}
+    raw["gm"] = {"note": -(2**63) - 1, "fine": [2**63 - 1, -(2**63)]}
+    assert [row_path(raw, "$.sheet.derived[load].of[0].const"), "$.gm.note"] == paths(raw)
