@@ -60,15 +60,21 @@ def replay_command(
             prepared = prepare(decoded_lines(handle), base=transcript.parent)
         code = asyncio.run(_replay(prepared, store, as_json))
     except ExpectationError as exc:
-        err.print(f"[red]✗ {transcript}: {exc}[/red]")
+        _refused(f"{transcript}: {exc}")
         raise typer.Exit(1) from exc
     except Unreadable as exc:
-        err.print(f"[red]✗ {transcript}: could not read: {exc}[/red]", markup=False)
+        _refused(f"{transcript}: could not read: {exc}")
         raise typer.Exit(UNREADABLE) from exc
     except (TranscriptError, GMError) as exc:
-        err.print(f"[red]✗ {transcript}: {exc}[/red]")
+        _refused(f"{transcript}: {exc}")
         raise typer.Exit(2) from exc
     raise typer.Exit(code)
+
+
+def _refused(message: str) -> None:
+    """One red line on stderr, as written: a message quotes the transcript (``[/branch]``, any
+    bracket a user wrote), which rich would read as markup."""
+    err.print(f"✗ {message}", style="red", markup=False)
 
 
 async def _replay(prepared: Prepared, url: str | None, as_json: bool) -> int:
@@ -135,15 +141,14 @@ def validate_command(
         load_ruleset(ruleset)
         problems: list[Problem] = []
     except UnreadableRuleset as exc:
-        err.print(f"✗ {ruleset}: could not read: {exc.problems[0].message}", markup=False,
-                  style="red")
+        _refused(f"{ruleset}: could not read: {exc.problems[0].message}")
         raise typer.Exit(UNREADABLE) from exc
     except RulesetError as exc:
         problems = list(exc.problems)
     if not problems:
-        out.print(f"[green]✓ {ruleset} is a valid ruleset[/green]")
+        out.print(f"✓ {ruleset} is a valid ruleset", style="green", markup=False)
         return
-    err.print(f"[red]✗ {ruleset}: {len(problems)} problem(s)[/red]")
+    _refused(f"{ruleset}: {len(problems)} problem(s)")
     for problem in problems:
         out.print(f"{problem.path}: {problem.message}", markup=False)
     raise typer.Exit(1)

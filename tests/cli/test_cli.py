@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from middleware.cli import app
 from middleware.cli import replay as replay_command
 from tests.conftest import ROOT, compat_json, compat_path
-from tests.rulesets import by_id, row_path
+from tests.rulesets import bundled_json, by_id, row_path
 
 runner = CliRunner()
 DEMO = ROOT / "transcripts" / "lantern-demo.jsonl"
@@ -128,3 +128,66 @@ def test_a_long_replay_shows_a_progress_bar_and_keeps_stdout_clean(
     assert 0 == result.exit_code, result.output
     assert 150 == len([json.loads(line) for line in result.stdout.splitlines()])
     assert "replaying" in screen.getvalue()
+
+
+def test_a_failed_expectation_on_a_branch_block_shows_its_markers_as_written(
+        tmp_path: Path) -> None:
+    """An ``expect`` that fails on a reply with a branch block prints the diff with the block's
+    ``[/branch]`` as the reply has it, exit 1 (the marker was read as rich markup: a closing
+    tag with nothing open, and the replay died with ``MarkupError``)."""
+    transcript = tmp_path / "branch.jsonl"
+    transcript.write_text("\n".join(json.dumps(line) for line in [
+        {"type": "game", "id": "g", "ruleset": "lantern-and-ledger", "seed": 5,
+         "options": {"branches": True}, "party": [{"name": "Wren", "player": True}]},
+        {"type": "user", "text": "I climb."},
+        {"type": "gm", "text": "Up [on success] she goes [/branch] and on.",
+         "expect": {"text": "Down [on success] she goes [/branch] and on."}}]))
+    result = runner.invoke(app, ["replay", str(transcript)])
+    assert (1, None) == (result.exit_code, _escaped(result))
+    assert "line 3: expectation failed" in result.stderr
+    assert "want …'Down [on success] she goes [/branch] and on.'" in result.stderr
+
+
+def test_a_malformed_line_is_named_as_written_whatever_brackets_it_holds(tmp_path: Path) -> None:
+    """A ``ruleset`` named ``[/red]`` is refused with its name as written, exit 2 (it was read
+    as rich markup and the replay died with ``MarkupError``)."""
+    lines = DEMO.read_text().splitlines()
+    game = json.loads(lines[0])
+    lines[0] = json.dumps({**game, "ruleset": "[/red]"})
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines))
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert (2, None) == (result.exit_code, _escaped(result))
+    assert "line 1 at $.ruleset: ruleset '[/red]' is neither bundled" in result.stderr
+
+
+def test_could_not_read_is_one_plain_line(tmp_path: Path) -> None:
+    """Exit 3's message is the line as a person reads it, without rich's style tags spelled out
+    (it printed ``[red]✗ …[/red]`` literally)."""
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(DEMO.read_text().splitlines()[0] + "\n{not json\n")
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert 3 == result.exit_code
+    assert f"✗ {bad}: could not read: line 2: not JSON" in result.stderr
+    assert "[red]" not in result.stderr and "[/red]" not in result.stderr
+
+
+def _escaped(result: Result) -> BaseException | None:
+    """The exception that escaped the command, if any but the exit."""
+    return None if isinstance(result.exception, SystemExit) else result.exception
+
+
+@pytest.mark.parametrize("source", ["lantern-and-ledger", "bad"])
+def test_validate_names_a_file_whose_path_holds_brackets(tmp_path: Path, source: str) -> None:
+    """A ruleset in a folder named ``[`` (its path holds ``[/x]``) is judged and named as
+    written (the path was read as rich markup: ``MarkupError``, exit 1 for a valid file)."""
+    path = tmp_path / "[" / "x].json"
+    path.parent.mkdir()
+    data = bundled_json(source) if source != "bad" else {"id": "x"}
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["validate", str(path)])
+    assert None is _escaped(result)
+    if source == "bad":
+        assert (1, f"✗ {path}: ") == (result.exit_code, result.stderr[:len(str(path)) + 4])
+    else:
+        assert (0, f"✓ {path} is a valid ruleset\n") == (result.exit_code, result.stdout)
