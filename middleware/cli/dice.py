@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from middleware.cli.app import app, err, out
 from middleware.dice import Dice
@@ -54,7 +55,7 @@ def odds_command(
         state = GameState(ruleset=str(rules.id), party=_party(rules, party))
         found = chance_after_sheet(rules, state, check, who)  # [sheet:] tags first
     except (GMError, OSError, ValueError) as exc:
-        err.print(f"[red]✗ {exc}[/red]", markup=True)
+        err.print(f"✗ {exc}", style="red", markup=False)
         raise typer.Exit(2) from exc
     if as_json:
         sys.stdout.write(json.dumps(_odds_json(found)) + "\n")
@@ -77,7 +78,7 @@ def roll_command(
     try:
         rules = _ruleset(ruleset)
     except (GMError, OSError) as exc:
-        err.print(f"[red]✗ {exc}[/red]", markup=True)
+        err.print(f"✗ {exc}", style="red", markup=False)
         raise typer.Exit(2) from exc
     rolled = roll_symbols(rules, dice, Dice(seed if seed is not None else random.randrange(2**63)))
     if as_json:
@@ -111,7 +112,7 @@ def _party(rules: Ruleset, path: Path | None) -> tuple[Character, ...]:
 
 def _odds_table(found: CheckChance) -> Table:
     title = f"{found.skill}" + (f" ({found.who})" if found.who else "") + f" · {found.kind}"
-    table = Table(title=title)
+    table = Table(title=Text(title))  # Text: a skill or tier may hold brackets, not markup
     table.add_column("result")
     table.add_column("chance", justify="right")
     if found.odds is None:
@@ -119,7 +120,7 @@ def _odds_table(found: CheckChance) -> Table:
         return table
     table.add_row("success", _percent(float(found.odds.success)))
     for label, p in found.odds.tiers:
-        table.add_row(label, _percent(float(p)))
+        table.add_row(Text(label), _percent(float(p)))
     return table
 
 

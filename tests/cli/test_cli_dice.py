@@ -140,3 +140,15 @@ def test_every_kind_has_odds_equal_to_the_chance_the_engine_writes() -> None:
         record = resolve_check(tag, state, Context(ruleset=ruleset, dice=Dice(3))).record
         odds = check_chance(ruleset, state, text)
         assert (kind, record.chance) == (kind, None if odds is None else float(odds.success))
+
+
+def test_odds_shows_a_skill_and_a_ruleset_as_written_whatever_brackets_they_hold() -> None:
+    """A check on a skill named ``[/red]`` gets its table, and a ruleset named ``[/red]`` its
+    one-line refusal, exit 2 (both were read as rich markup: ``MarkupError``, a traceback)."""
+    check = '[skill_check: skill="[/red]" dc="7"]'
+    result = runner.invoke(app, ["odds", "lantern-and-ledger", "--check", check])
+    assert (0, None) == (result.exit_code, result.exception)
+    assert "[/red]" in result.stdout and "success" in result.stdout
+    result = runner.invoke(app, ["odds", "[/red]", "--check", check])
+    assert (2, True) == (result.exit_code, isinstance(result.exception, SystemExit))
+    assert result.stderr.startswith("✗ ") and "[/red]" in result.stderr
