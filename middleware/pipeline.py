@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from middleware.errors import DiceError
 from middleware.items.stack_room import new_stacks_left
 from middleware.logs import enabled_for, get_logger
 from middleware.parse import parse, parse_pieces
@@ -245,11 +246,19 @@ def _resolve_safely(tag: Tag, state: GameState, ctx: Context) -> Resolution:
                                                feedback=f"[{tag.name}:] is not resolved yet"))
     try:
         return resolver(tag, state, ctx)
+    except DiceError as exc:  # a scripted face past its die: the caller's script, not a bug
+        get_logger().warning("dice-error", chat=ctx.chat, turn=ctx.turn, tag=tag.name,
+                             error=str(exc))
+        return _failed(tag, state, exc)
     except Exception as exc:
         get_logger().exception("resolver-error", chat=ctx.chat, turn=ctx.turn, tag=tag.name)
-        return Resolution(state, ErrorRecord(tag=tag.name, source=tag.raw,
-                                             reason="internal-error",
-                                             feedback=clean_value(f"{type(exc).__name__}: {exc}")))
+        return _failed(tag, state, exc)
+
+
+def _failed(tag: Tag, state: GameState, exc: Exception) -> Resolution:
+    """The tag left as written, its record ``error`` with what went wrong."""
+    return Resolution(state, ErrorRecord(tag=tag.name, source=tag.raw, reason="internal-error",
+                                         feedback=clean_value(f"{type(exc).__name__}: {exc}")))
 
 
 def _too_many(tag: Tag) -> Record:

@@ -53,6 +53,17 @@ def test_scripted_dice_outside_the_die_are_refused(tmp_path: Path, dice: list[in
     assert said in result.stderr
 
 
+def test_a_scripted_face_past_its_die_is_named_without_a_traceback(tmp_path: Path) -> None:
+    """SPEC §5, §8: a face past its die is the transcript's fault, not a bug of the engine: the
+    replay names the throw, and the log says it in one line (it logged ``resolver-error`` with
+    the Python traceback of the ``DiceError``, before the one line naming it)."""
+    gm = json.dumps({"type": "gm", "text": '[skill_check: skill="Climb" dc="7"]', "dice": [7]})
+    result = runner.invoke(app, ["replay", str(demo_with(tmp_path, 2, gm)), "--json"])
+    assert 2 == result.exit_code, result.output
+    assert "Traceback" not in result.stderr and '"event":"dice-error"' in result.stderr
+    assert "line 3 at $.dice: scripted throw 1 is 7, outside a d6" in result.stderr
+
+
 def test_duplicate_catalog_ids_are_refused_with_their_path() -> None:
     """A second catalog named like the first: refused at ``$.catalogs[N].id``."""
     data = bundled_json("brass-fair")
