@@ -73,14 +73,16 @@ bag stacks (about 6 KB), so about 12 MB at most; a state of a 1,000-stack bag ha
 
 @contextmanager
 def _sqlite_errors(doing: str, missing: str | None = None) -> Iterator[None]:
-    """Map SQLite's errors to ``StoreError`` (a missing parent row to ``GameError(missing)``)."""
+    """Map SQLite's errors to ``StoreError`` (a missing parent row to ``GameError(missing)``),
+    and ``OverflowError``, which ``sqlite3`` raises for an int past 64 bits (a candidate number
+    of 10**30 in a transcript), as PostgreSQL's store maps asyncpg's."""
     try:
         yield
     except sqlite3.IntegrityError as exc:
         if missing is not None and "FOREIGN KEY" in str(exc):
             raise GameError(missing) from exc
         raise StoreError(f"could not {doing}: {exc}") from exc
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, OverflowError) as exc:
         raise StoreError(f"could not {doing}: {exc}") from exc
 
 
@@ -394,7 +396,7 @@ class SQLiteStore:
             try:
                 cursor = self._cursor.execute(statement, params)
                 return cursor.fetchall(), cursor.rowcount
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, OverflowError) as exc:
                 if not _busy(exc) or (wait := next(waits, None)) is None:
                     with _sqlite_errors(doing, missing):
                         raise

@@ -64,6 +64,16 @@ def test_a_scripted_face_past_its_die_is_named_without_a_traceback(tmp_path: Pat
     assert "line 3 at $.dice: scripted throw 1 is 7, outside a d6" in result.stderr
 
 
+@pytest.mark.parametrize("at", [1, 2])
+def test_a_select_past_64_bits_is_refused_naming_its_line(tmp_path: Path, at: int) -> None:
+    """A ``select`` of candidate 10**30, before the first turn or after one, stops the replay at
+    its line, exit 2 (SQLite's ``OverflowError`` escaped as a traceback, exit 1)."""
+    select = json.dumps({"type": "select", "candidate": 10**30})
+    result = runner.invoke(app, ["replay", str(demo_with(tmp_path, at + 1, select)), "--json"])
+    assert (2, True) == (result.exit_code, isinstance(result.exception, SystemExit))
+    assert f"line {at + 2}" in result.stderr and "candidate" in result.stderr
+
+
 def test_duplicate_catalog_ids_are_refused_with_their_path() -> None:
     """A second catalog named like the first: refused at ``$.catalogs[N].id``."""
     data = bundled_json("brass-fair")

@@ -100,7 +100,8 @@ async def test_what_is_not_json_is_refused_and_nothing_stored(store: Store) -> N
     with pytest.raises(StoreError, match="state"):
         await store.add_candidate(bad)
     assert 1 == len(await store.list_candidates("millbrook", 1))
-    assert 0 == (await store.get_turn("millbrook", 1) or TurnRow("", 0, "")).selected
+    row = await store.get_turn("millbrook", 1)
+    assert row is not None and 0 == row.selected  # the refused select changed nothing
 
 
 # -- turns -----------------------------------------------------------------------------------------
@@ -270,6 +271,27 @@ async def test_missing_candidates_and_turns_are_errors(store: Store) -> None:
         await store.add_event("millbrook", 4, {"type": "rest"})
     assert [] == await store.list_candidates("millbrook", 4)
     assert None is await store.selected_candidate("millbrook", 4)
+
+
+async def test_numbers_past_64_bits_find_nothing_or_are_refused_as_ours(store: Store) -> None:
+    """A turn or candidate number no store can hold (10**30, from a transcript's ``select``)
+    finds nothing or is refused with ``GameError`` / ``StoreError``, never a foreign error
+    (SQLite raised its ``OverflowError``, which the replay let escape as a traceback)."""
+    await played(store, 1)
+    huge = 10**30
+    calls = {"select": lambda: store.select("millbrook", 1, huge),
+             "select turn": lambda: store.select("millbrook", huge, 0),
+             "candidate": lambda: store.get_candidate("millbrook", 1, huge),
+             "candidates": lambda: store.list_candidates("millbrook", huge),
+             "turn": lambda: store.get_turn("millbrook", huge)}
+    for name, call in calls.items():
+        try:
+            found = await call()
+        except (GameError, StoreError):
+            continue
+        assert found in (None, []), name
+    row = await store.get_turn("millbrook", 1)
+    assert row is not None and 0 == row.selected  # the refused select changed nothing
 
 
 async def test_twenty_writers_get_distinct_dense_indexes(store: Store) -> None:
