@@ -7,11 +7,12 @@ item, coin or plain item within its limits.
 
 from __future__ import annotations
 
-from pydantic import JsonValue
+from pydantic import JsonValue, ValidationError
 
 from middleware.errors import Problem, TranscriptError
 from middleware.json_input import JsonObject
 from middleware.names import normalize_name
+from middleware.rules.base import json_path
 from middleware.rules.ruleset import Ruleset
 from middleware.sheet.party_build import Ctx, check_build
 from middleware.sheet.party_live import check_bag, check_live
@@ -44,11 +45,26 @@ def read_party(ruleset: Ruleset, party_json: JsonValue, *,
     if len(party_json) > MAX_PARTY:
         problems.append(Problem("$.party", f"at most {MAX_PARTY} characters; "
                                            f"got {len(party_json)}"))
+    characters = () if problems else _characters(party_json, problems)
     if problems:
         text = "; ".join(str(p) for p in problems)
         raise TranscriptError(f"{len(problems)} problem(s) in party: {text}", line,
                               problems[0].path)
-    return tuple(Character.model_validate(e) for e in party_json)
+    return characters
+
+
+def _characters(party_json: list[JsonValue], problems: list[Problem]) -> tuple[Character, ...]:
+    """The entries as characters; what the models refuse that the checks above let through (a
+    key a wound track does not have, say) goes to ``problems`` with its JSON path: still the
+    transcript's fault, never a crash."""
+    characters = []
+    for i, entry in enumerate(party_json):
+        try:
+            characters.append(Character.model_validate(entry))
+        except ValidationError as exc:
+            problems += [Problem(json_path(("party", i, *e["loc"])), e["msg"])
+                         for e in exc.errors()]
+    return tuple(characters)
 
 
 def _check_entry(ctx: Ctx, entry: JsonValue) -> None:

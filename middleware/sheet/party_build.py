@@ -43,9 +43,15 @@ class Ctx:
 
 
 def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    """A JSON number as a float, or None: not a number, or past any range (JSON holds integers
+    of 400 digits, which no float does)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _obj(ctx: Ctx, build: JsonObject, key: str) -> JsonObject:

@@ -39,26 +39,44 @@ def check_live(ctx: Ctx, live: Any, build: JsonObject) -> None:
     for key in live.keys() - LIVE_KEYS:
         ctx.add(key, "unknown key")
     view = _view(ctx, build)
-    _check_pools(ctx.at("pools"), live.get("pools", {}), view)
-    _check_tracks(ctx.at("tracks"), live.get("tracks", {}), view)
-    _check_wounds(ctx.at("wounds"), live.get("wounds", {}), view)
+    _check_pools(ctx.at("pools"), _object(ctx, live, "pools"), view)
+    _check_tracks(ctx.at("tracks"), _object(ctx, live, "tracks"), view)
+    _check_wounds(ctx.at("wounds"), _object(ctx, live, "wounds"), view)
     ix = view.ix
-    for i, condition in enumerate(live.get("conditions", [])):
-        if condition not in ix.conditions:
+    for i, condition in enumerate(_list(ctx, live, "conditions")):
+        if not isinstance(condition, str) or condition not in ix.conditions:
             ctx.at("conditions").add(i, f"no condition {condition!r}")
-    for state_id, value in (live.get("states") or {}).items():
+    for state_id, value in _object(ctx, live, "states").items():
         state = ix.states.get(state_id)
         if state is None or value not in state.values:
             ctx.at("states").add(state_id, "no such state or value")
-    for text_id, value in (live.get("text") or {}).items():
+    for text_id, value in _object(ctx, live, "text").items():
         text = ix.text.get(text_id)
         if text is None or not isinstance(value, str) or len(value) > text.max_length:
             ctx.at("text").add(text_id, "no such live text, or too long")
 
 
-def _check_pools(ctx: Ctx, pools: Any, view: SheetView) -> None:
+def _object(ctx: Ctx, live: JsonObject, key: str) -> JsonObject:
+    """``live[key]`` when it is an object (absent: empty); else refused, and read as empty."""
+    value = live.get(key, {})
+    if isinstance(value, dict):
+        return value
+    ctx.add(key, "must be an object")
+    return {}
+
+
+def _list(ctx: Ctx, live: JsonObject, key: str) -> list[JsonValue]:
+    """``live[key]`` when it is a list (absent: empty); else refused, and read as empty."""
+    value = live.get(key, [])
+    if isinstance(value, list):
+        return value
+    ctx.add(key, "must be a list")
+    return []
+
+
+def _check_pools(ctx: Ctx, pools: JsonObject, view: SheetView) -> None:
     have = view.live.pools()
-    for key, stored in (pools or {}).items():
+    for key, stored in pools.items():
         here = ctx.at(key)
         declared = view.ix.pools.get(key)
         if declared is None and key not in view.live.row_pools():
@@ -68,15 +86,16 @@ def _check_pools(ctx: Ctx, pools: Any, view: SheetView) -> None:
             here.add("", "must be {value, temp?}")
             continue
         top = have.get(key, (0, 0))[1]
-        if not _whole(stored.get("value")) or not 0 <= stored["value"] <= top:
+        value, temp = stored.get("value"), stored.get("temp", 0)
+        if not _whole(value) or not 0 <= value <= top:
             here.add("value", f"must be a whole number in 0..{top}")
-        if "temp" in stored and not (declared and declared.allow_temp and _whole(stored["temp"])
-                                     and stored["temp"] >= 0):
+        if "temp" in stored and not (declared and declared.allow_temp and _whole(temp)
+                                     and temp >= 0):
             here.add("temp", "temp is allowed only on a pool with allowTemp")
 
 
-def _check_tracks(ctx: Ctx, tracks: Any, view: SheetView) -> None:
-    for track_id, value in (tracks or {}).items():
+def _check_tracks(ctx: Ctx, tracks: JsonObject, view: SheetView) -> None:
+    for track_id, value in tracks.items():
         track = view.ix.tracks.get(track_id)
         if track is None or track.wound:
             ctx.add(track_id, "no such plain track")
@@ -86,19 +105,22 @@ def _check_tracks(ctx: Ctx, tracks: Any, view: SheetView) -> None:
             ctx.add(track_id, f"must be a whole number in {low}..{high}")
 
 
-def _check_wounds(ctx: Ctx, wounds: Any, view: SheetView) -> None:
-    for track_id, stored in (wounds or {}).items():
+def _check_wounds(ctx: Ctx, wounds: JsonObject, view: SheetView) -> None:
+    for track_id, stored in wounds.items():
         here = ctx.at(track_id)
         track = view.ix.tracks.get(track_id)
         wound = view.live.wound(track_id)
         if track is None or wound is None or not isinstance(stored, dict):
             here.add("", "no such wound track")
             continue
-        marks = stored.get("marks", [])
         severity = {k.id: k.severity for k in track.kinds or ()}
-        for i, mark in enumerate(marks):
-            if mark not in severity and not (track.indexed and mark == ""):
+        marks: list[str] = []  # the marks that are names: any other value is refused here
+        for i, mark in enumerate(_list(here, stored, "marks")):
+            known = isinstance(mark, str) and (mark in severity or (track.indexed and mark == ""))
+            if not known:
                 here.at("marks").add(i, f"no kind {mark!r}")
+            if isinstance(mark, str):
+                marks.append(mark)
         if len(marks) > wound.length:
             here.add("marks", f"more marks than the track's {wound.length} boxes (use overflow)")
         ranks = [severity.get(m, 0) for m in marks]
@@ -139,7 +161,8 @@ def check_bag(ctx: Ctx, bag: JsonValue) -> None:
         count = stack.get("count", 1)
         if not _whole(count) or count < 1:
             here.add("count", "must be a whole number >= 1")
-        if kinds[0] == "coins" and stack["coins"] not in coins:
+        if kinds[0] == "coins" and (not isinstance(stack["coins"], str)
+                                    or stack["coins"] not in coins):
             here.add("coins", f"no coin {stack['coins']!r}")
         if kinds[0] == "plain" and block is not None and block.freeform == "refuse":
             here.add("plain", "this ruleset refuses plain items")

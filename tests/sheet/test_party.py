@@ -73,3 +73,38 @@ def test_every_problem_is_listed() -> None:
     text = str(caught.value)
     expected = ["abilities.sinew", "abilities.nerve", "$.party[1].name"]
     assert expected == [p for p in expected if p in text]
+
+
+@pytest.mark.parametrize(("change", "path"), [
+    (lambda e: e["live"].update(conditions=[[]]), "$.party[0].live.conditions[0]"),
+    (lambda e: e["live"].update(conditions=[{"id": "asleep"}]), "$.party[0].live.conditions[0]"),
+    (lambda e: e["live"].update(conditions="asleep"), "$.party[0].live.conditions"),
+    (lambda e: e["live"].update(pools=[]), "$.party[0].live.pools"),
+    (lambda e: e["live"].update(pools=[1]), "$.party[0].live.pools"),
+    (lambda e: e["live"].update(tracks=[1]), "$.party[0].live.tracks"),
+    (lambda e: e["live"].update(wounds=[1]), "$.party[0].live.wounds"),
+    (lambda e: e["live"].update(states=-3.5), "$.party[0].live.states"),
+    (lambda e: e["live"].update(states=[]), "$.party[0].live.states"),
+    (lambda e: e["live"].update(text=[1]), "$.party[0].live.text"),
+    (lambda e: e["live"]["wounds"]["harm"].update(marks=[[]]),
+     "$.party[0].live.wounds.harm.marks[0]"),
+    (lambda e: e["live"]["wounds"]["harm"].update(marks=3), "$.party[0].live.wounds.harm.marks"),
+    (lambda e: e["bag"].append({"coins": ["crown"], "count": 1}), "$.party[0].bag[5].coins"),
+    (lambda e: e["live"]["wounds"]["harm"].update(when="dusk"),
+     "$.party[0].live.wounds.harm.when"),
+    (lambda e: e["live"]["wounds"]["harm"].update(overflow=-1),
+     "$.party[0].live.wounds.harm.overflow"),
+    (lambda e: e["sheet"]["build"]["abilities"].update(sinew=10**399),
+     "$.party[0].sheet.build.abilities.sinew"),
+    (lambda e: e["sheet"]["build"]["fields"].update(lantern=-(10**399)),
+     "$.party[0].sheet.build.fields.lantern"),
+])
+def test_live_and_bag_of_the_wrong_shape_are_refused_with_their_path(change: Any,
+                                                                      path: str) -> None:
+    """SHEET-TRN-05: a list where an object goes, an object where a name goes, a key a wound
+    track does not have, a number of 400 digits, are refused like any wrong value (they raised
+    ``TypeError``, ``AttributeError``, ``OverflowError`` or pydantic's ``ValidationError``: a
+    traceback from ``gm-middleware replay``, exit 1)."""
+    with pytest.raises(TranscriptError) as caught:
+        read_party(GRAVE, [broken(change)], line=3)
+    assert (3, path) == (caught.value.line, caught.value.path)
