@@ -71,18 +71,23 @@ PARTS_KEPT = 2048
 bag stacks (about 6 KB), so about 12 MB at most; a state of a 1,000-stack bag has 33."""
 
 
+_UNBOUND = (OverflowError, UnicodeEncodeError)
+"""What ``sqlite3`` raises, outside its own errors, for a parameter it cannot bind."""
+
+
 @contextmanager
 def _sqlite_errors(doing: str, missing: str | None = None) -> Iterator[None]:
     """Map SQLite's errors to ``StoreError`` (a missing parent row to ``GameError(missing)``),
-    and ``OverflowError``, which ``sqlite3`` raises for an int past 64 bits (a candidate number
-    of 10**30 in a transcript), as PostgreSQL's store maps asyncpg's."""
+    and the two ``sqlite3`` raises outside its own for a value it cannot bind, as PostgreSQL's
+    store maps asyncpg's: an int past 64 bits (a transcript's select of candidate 10**30), a
+    lone surrogate in a chat id given to the Python API."""
     try:
         yield
     except sqlite3.IntegrityError as exc:
         if missing is not None and "FOREIGN KEY" in str(exc):
             raise GameError(missing) from exc
         raise StoreError(f"could not {doing}: {exc}") from exc
-    except (sqlite3.Error, OverflowError) as exc:
+    except (*_UNBOUND, sqlite3.Error) as exc:
         raise StoreError(f"could not {doing}: {exc}") from exc
 
 
@@ -396,7 +401,7 @@ class SQLiteStore:
             try:
                 cursor = self._cursor.execute(statement, params)
                 return cursor.fetchall(), cursor.rowcount
-            except (sqlite3.Error, OverflowError) as exc:
+            except (*_UNBOUND, sqlite3.Error) as exc:
                 if not _busy(exc) or (wait := next(waits, None)) is None:
                     with _sqlite_errors(doing, missing):
                         raise

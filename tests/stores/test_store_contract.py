@@ -294,6 +294,19 @@ async def test_numbers_past_64_bits_find_nothing_or_are_refused_as_ours(store: S
     assert row is not None and 0 == row.selected  # the refused select changed nothing
 
 
+async def test_a_chat_id_with_a_lone_surrogate_is_kept_or_refused_as_ours(store: Store) -> None:
+    """A chat id holding a lone surrogate (from the Python API: a transcript's ids are cleaned
+    as they are read) is stored and found, or refused with ``StoreError``, never a foreign
+    error (SQLite raised its ``UnicodeEncodeError``)."""
+    try:
+        await played(store, 1, chat="\ud800")
+    except StoreError:
+        with pytest.raises((GameError, StoreError)):
+            await store.get_game("\ud800")
+        return
+    assert "\ud800" == (await store.get_game("\ud800")).chat
+
+
 async def test_twenty_writers_get_distinct_dense_indexes(store: Store) -> None:
     """Twenty replies stored at once get indexes 0..19, each once, and one of them is selected."""
     await played(store, 0)
