@@ -107,7 +107,7 @@ def _party(rules: Ruleset, path: Path | None) -> tuple[Character, ...]:
     if path is None:
         return ()
     data = json.loads(path.read_text(encoding="utf-8"))
-    return read_party(rules, data["party"] if isinstance(data, dict) else data)
+    return read_party(rules, data["party"] if isinstance(data, dict) and "party" in data else data)
 
 
 def _odds_table(found: CheckChance) -> Table:

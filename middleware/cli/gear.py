@@ -133,4 +133,4 @@ def _party(rules: Ruleset, path: Path) -> tuple[Character, ...]:
     from middleware.sheet.party import read_party
 
     data = json.loads(path.read_text(encoding="utf-8"))
-    return tuple(read_party(rules, data["party"] if isinstance(data, dict) else data))
+    return tuple(read_party(rules, data["party"] if isinstance(data, dict) and "party" in data else data))

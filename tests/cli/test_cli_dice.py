@@ -152,3 +152,14 @@ def test_odds_shows_a_skill_and_a_ruleset_as_written_whatever_brackets_they_hold
     result = runner.invoke(app, ["odds", "[/red]", "--check", check])
     assert (2, True) == (result.exit_code, isinstance(result.exception, SystemExit))
     assert result.stderr.startswith("✗ ") and "[/red]" in result.stderr
+
+
+def test_odds_with_a_party_file_without_a_party_says_so(tmp_path: Path) -> None:
+    """A party file that is an object without ``party`` is refused in one line, exit 2 (it
+    raised ``KeyError``: a traceback)."""
+    path = tmp_path / "party.json"
+    path.write_text(json.dumps({"members": [BRAM]}), encoding="utf-8")
+    result = runner.invoke(app, ["odds", GRAVEWATCH, "--check", '[skill_check: skill="Ward"]',
+                                 "--party", str(path)])
+    assert (2, True) == (result.exit_code, isinstance(result.exception, SystemExit))
+    assert "✗ " in result.stderr and "party must be a list" in result.stderr
