@@ -98,6 +98,22 @@ TEXTS = ["", " ", '"', "'", "[", "]", "[/red]", "[bold]x[/bold]", "[/branch]", "
          "[dice: 1000d1000]", "x" * 5000, "[" * 3000, "y" * 120_000]
 """Strings a user's editor or a careless script may leave in a transcript."""
 
+TAGS = ['[skill_check: skill="Climb" dc="1e999"]', '[skill_check: skill="Reckon" dc="-99"]',
+        '[skill_check: skill="Haggle" who="Nobody" advantage disadvantage]',
+        '[SKILL_CHECK: skill=Climb dc=7 rolls="6|6" total="99" result="critical_success"]',
+        '[inventory: action="buy" item="Hand axe" count="-5"]',
+        '[inventory: action="sell" item="chandlery/lamp-oil" count="99999999999999999999"]',
+        '[inventory: action="pay" amount="1 groat" who="Tobiah Crane"]',
+        '[inventory: action="give" item="Flask of lamp oil" to="Tobiah Crane"]',
+        '[inventory: action="use" item="Flask of lamp oil"]', '[inventory: items="a, b, , c"]',
+        '[loot: table="grave_goods"]', '[loot: nowhere]', '[place: name="Millbrook" size="city"]',
+        '[place: name="" day="new"]', '[sheet: op="damage" amount="1000000"]',
+        '[sheet: op="heal" amount="-3"]', '[sheet: op="rest" rest="camp"]',
+        '[sheet: op="condition" condition="rattled"]', '[dice: 0d0]', '[dice: 100d1000+1000]',
+        "[on success] up [/branch]", "[on failure]", "[/branch]", "[skill_check: skill=",
+        "[inventory: action=\"add\" item=\"Rope\"", "]]]", "[[["]
+"""Tags a model may write, well formed or not, with values past every bound."""
+
 NUMBERS = [0, -1, 1, 2, 7, 10**30, -(10**30), 2**63, -(2**63) - 1, 10**399, 10**400, 1.5, -0.0,
            1e300, 2.0]
 """10**399 has 400 digits (read), 10**400 one more (cannot be read)."""
@@ -409,10 +425,26 @@ def retype(draw: st.DrawFn, lines: list[JsonValue], aim: Aim) -> str:
     return f"line {index + 1} retyped"
 
 
+def splice(draw: st.DrawFn, lines: list[JsonValue], _: Aim) -> str:
+    """Tags and hostile text put into a reply or a player's line, where a model or an editor
+    might leave them; scripted faces added now and then, so checks throw them."""
+    texts = [i for i, line in enumerate(lines)
+             if isinstance(line, dict) and isinstance(line.get("text"), str)]
+    if not texts:
+        return "no text"
+    index = draw(st.sampled_from(texts))
+    text, piece = lines[index]["text"], draw(st.sampled_from(TAGS + TEXTS[:20]))
+    at = draw(st.integers(0, len(text)))
+    lines[index]["text"] = text[:at] + piece + text[at:]
+    if lines[index].get("type") == "gm" and draw(st.booleans()):
+        lines[index]["dice"] = draw(st.lists(st.integers(1, 6), max_size=12))
+    return f"line {index + 1}: {piece!r} at {at}"
+
+
 MUTATIONS: list[Mutation] = [change_inside, set_field, set_field, party_member, add_line,
-                             reorder, retype]
+                             reorder, retype, splice]
 PLAUSIBLE_MUTATIONS: list[Mutation] = [change_inside, change_inside, set_field, set_field,
-                                       party_member, add_line, reorder]
+                                       party_member, add_line, reorder, splice, splice]
 
 
 # --- the file as written --------------------------------------------------------------------
