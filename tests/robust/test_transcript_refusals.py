@@ -74,6 +74,23 @@ def test_a_select_past_64_bits_is_refused_naming_its_line(tmp_path: Path, at: in
     assert f"line {at + 2}" in result.stderr and "candidate" in result.stderr
 
 
+def test_an_inline_ruleset_with_a_price_past_64_bits_is_refused(tmp_path: Path) -> None:
+    """SPEC §4, §8: a ruleset given inline whose flask of oil costs 2**64 is refused at its
+    line, exit 2 (it loaded, and creating the game raised orjson's ``TypeError``: a traceback)."""
+    lines = DEMO.read_text().splitlines()
+    game = json.loads(lines[0])
+    ruleset = bundled_json("lantern-and-ledger")
+    ruleset["catalogs"][0]["entries"][0]["item"]["cost"]["amount"] = 2**64
+    lines[0] = json.dumps({**game, "ruleset": ruleset})
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(lines))
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    assert (2, True) == (result.exit_code, isinstance(result.exception, SystemExit))
+    assert "line 1 at $.ruleset" in result.stderr
+    assert "$.catalogs[0].entries[0].item.cost.amount: a whole number must be within 64 bits" \
+        in result.stderr
+
+
 def test_duplicate_catalog_ids_are_refused_with_their_path() -> None:
     """A second catalog named like the first: refused at ``$.catalogs[N].id``."""
     data = bundled_json("brass-fair")
