@@ -27,8 +27,11 @@ SQLite store given with ``--store``) and through the Python API (``prepare`` + `
 
 Half the examples mutate plausibly (values of the type each field takes, the game line kept
 first, no line spoiled), so the replay reads them and goes on into the engine; the other half
-with any value. ``GM_HUNT_EXAMPLES`` (default 200, about 15 s) sets how many mutated transcripts
-are tried, for a longer hunt.
+with any value. A second property plays the bundled transcripts on mutated copies of their
+rulesets given inline: what loads plays, or the replay stops with its own error.
+
+``GM_HUNT_EXAMPLES`` (default 200 for each, about 20 s for the module) sets how many examples
+each property tries, for a longer hunt.
 """
 
 from __future__ import annotations
@@ -650,3 +653,48 @@ def test_a_mutated_transcript_replays_or_stops_with_a_clear_error(case: Mutated,
             assert set() == kept
             if (folder / "kept.db").exists():
                 assert set() == asyncio.run(kept_games(url, chats))
+
+
+# --- the same games on mutated rulesets ---------------------------------------------------------
+
+
+@st.composite
+def games_on_mutated_rulesets(draw: st.DrawFn) -> list[str]:
+    """A bundled transcript, its expects dropped, on a copy of its ruleset given inline with a
+    value changed (of its type: a price, a maximum, a label) or a key gone."""
+    lines = json.loads(json.dumps(SOURCES[draw(st.sampled_from(DEMOS))]))
+    ruleset = copy.deepcopy(RULESET_JSON[lines[0]["ruleset"]])
+    for _ in range(draw(st.integers(1, 3))):
+        note(_replace_or_delete(draw, ruleset, Aim(plausible=True, ruleset_file="")))
+    lines[0]["ruleset"] = ruleset
+    for line in lines:
+        line.pop("expect", None)
+    return render(lines, ascii_only=True)
+
+
+async def played(lines: list[str]) -> None:
+    store = await open_store("memory://")
+    try:
+        async for _ in replay(prepare(lines), Engine(store)):
+            pass
+    finally:
+        await store.close()
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(lines=games_on_mutated_rulesets())
+def test_a_game_on_a_mutated_ruleset_plays_or_is_refused(lines: list[str]) -> None:
+    """SPEC §8: a ruleset is checked whole at import, so what loads plays: the game replays,
+    or stops with the replay's own ``TranscriptError`` (the ruleset refused at line 1, a rest
+    or a name the changed ruleset no longer has), and nothing is logged at ``error``. (A price
+    of 2**64 loaded and crashed the engine's digest of the ruleset.)"""
+    with capture_logs() as logs:
+        try:
+            asyncio.run(played(lines))
+        except TranscriptError as exc:
+            event("refused at import" if exc.line == 1 and exc.path == "$.ruleset"
+                  else "stopped later")
+        else:
+            event("played")
+    assert [] == [e for e in logs if e["log_level"] in ("error", "critical")]
