@@ -75,7 +75,7 @@ def apply(doc: Doc, mutation: Mutation) -> Doc:
     elif mutation.kind == "swap":
         parent[last], parent[mutation.other] = parent[mutation.other], parent[last]
     else:
-        parent[last] = mutation.value
+        parent[last] = copy.deepcopy(mutation.value)
     return out
 
 

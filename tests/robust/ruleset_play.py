@@ -4,10 +4,10 @@ From what the ruleset declares (skills, saves, the difficulty ladder, pools and 
 items, coins, place sizes, sellers, loot tables, kits) ``replies`` writes the tags a Game Master
 of that ruleset writes, in the shapes of the bundled transcripts; ``play`` creates a game on the
 memory store with a party built from the ruleset (or the transcript's own party, when it still
-reads), resolves the replies over two turns, takes a rest and a kit, builds the GM's view and the
-peek, and works out the odds of every check. The game has every layer on that can be, fair dice
-on an odd seed and branch blocks on a seed divisible by three. It returns every record, for the
-caller to hold to "no resolver bug".
+reads), resolves the replies over two turns (each shown as the chat's cards too), takes a rest
+and a kit, builds the GM's view, the peek and the state summary, and works out the odds of every
+check. The game has every layer on that can be, fair dice on an odd seed and branch blocks on a
+seed divisible by three. It returns every record, for the caller to hold to "no resolver bug".
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from middleware.character.summary import state_summary
+from middleware.display import for_people
 from middleware.engine import Engine
 from middleware.errors import GameError, TranscriptError
 from middleware.gm_view import ViewOptions, build_view
@@ -185,13 +187,16 @@ async def play(rules: Ruleset, seed: int) -> list[Record]:
     for turn in (1, 2):
         await engine.user("hunt", turn, "We go on.")
         for reply in written[turn - 1::2]:
-            records += (await engine.process("hunt", turn, reply)).records
+            done = await engine.process("hunt", turn, reply)
+            for_people(done.text, done.records)  # the chat's cards
+            records += done.records
         await engine.select("hunt", turn, 0)
         await _between_turns(engine, rules, members[0].name, turn)
     state = await engine.state("hunt")
     for tools in (False, True):
         build_view(rules, state, records, ViewOptions(tools=tools), seed=seed)
     peek_text(await peek(engine, "hunt", InjectConfig()))
+    state_summary(rules, state)  # replay --json's state
     for check in _checks(rules, who):
         with suppress(OddsError):  # what ``gm-middleware odds`` prints; OddsError: it refuses
             chance_after_sheet(rules, state, check, None)

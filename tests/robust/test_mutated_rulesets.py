@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from functools import cache
 from pathlib import Path
 
@@ -105,12 +106,16 @@ def unplaced(doc: Doc, problems: list[Problem]) -> list[str]:
 
 def blames(doc: Doc, change: Mutation, problem: Problem) -> bool:
     """Whether ``problem`` is where ``change`` struck: at it, above or below it, at a sibling or
-    a cousin (a rule between two keys blames either; ``atLeast`` of the tier below), or at
-    something that names what the change took away (a key or a value naming it)."""
+    a cousin (a rule between two keys blames either; ``atLeast`` of the tier below), at
+    something that names what the change took away (a key or a value naming it), or at a key
+    whose problem says it reads the key changed ("the ruleset's explode has no min")."""
     where = parse_path(problem.path) or ()
     common = next((i for i, (a, b) in enumerate(zip(where, change.where, strict=False)) if a != b),
                   min(len(where), len(change.where)))
     if common >= len(change.where) - 2 or common == len(where):
+        return True
+    key = next((s for s in reversed(change.at) if isinstance(s, str)), "$")
+    if re.search(rf"(?<![\w$]){re.escape(key)}(?!\w)", problem.message):
         return True
     steps = [s for s in where if isinstance(s, str)]
     deepest = next(i for i in range(len(where), -1, -1) if _present(doc, where[:i]))
