@@ -367,7 +367,12 @@ class Engine:
                            turn: int) -> AsyncGenerator[tuple[int, TurnRow | None]]:
         """The turns before ``turn``, newest first, down to turn 0, with their rows (None: never
         started, and for turn 0). Read in runs growing to ``WALK_RUN``: most walks stop at the
-        turn before, and a chat of 10,000 unanswered turns is read in a few dozen queries."""
+        turn before, and a chat of 10,000 unanswered turns is read in a few dozen queries. Turns
+        past the chat's last were never started: a walk from beyond the last turn this engine
+        knows asks the store where the chat ends and starts there (a turn of 10**30 is asked
+        for in a few calls, not walked)."""
+        if turn - 1 > self._last.get(chat, -1):
+            turn = min(turn, await self.store.last_turn(chat) + 1)
         run = 1
         while turn > 1:
             first = max(1, turn - run)

@@ -13,8 +13,10 @@ import pytest
 from middleware.engine import Engine
 from middleware.errors import GameError
 from middleware.resolve import dispatch
+from middleware.rules.registry import load_bundled
 from middleware.state import GameState
-from tests.pipeline.conftest import pebbles, pocket_resolver
+from tests.pipeline.conftest import ADA, JUNO, pebbles, pocket_resolver
+from tests.stores.counting import CountingStore
 
 EDIT = {"type": "edit", "who": "Ada", "live": {"pools": {"pluck": {"value": 1}}}}
 
@@ -93,3 +95,20 @@ async def test_a_batch_undone_leaves_the_engine_holding_nothing_of_it(engine: En
     turn = await engine.store.get_turn("chat", 2)
     assert turn is not None and "We dig again." == turn.user_text
     assert 2 == pebbles((await engine.process("chat", 2, "[loot: d]")).state)
+
+
+async def test_a_turn_far_past_the_last_is_read_in_a_few_store_calls() -> None:
+    """S(10**30) of a chat at turn 2 is S(2) (the turns after were never started), read in a
+    handful of store calls by any engine; an event there is refused as a reply for it is (before:
+    the walk back read one run of turns after another and never ended)."""
+    store = CountingStore()
+    engine = Engine(store)
+    await engine.create_game("chat", load_bundled("lantern-and-ledger"), [ADA, JUNO], seed=7)
+    await engine.process("chat", 1, "[loot: a]")
+    await engine.process("chat", 2, "[loot: b]")
+    for reader in (engine, Engine(store)):
+        store.calls.clear()
+        assert await reader.state("chat", 2) == await reader.state("chat", 10**30)
+        assert sum(store.calls.values()) <= 8
+    with pytest.raises(GameError, match="cannot be played"):
+        await engine.event("chat", 10**30, EDIT)
