@@ -348,19 +348,19 @@ class Engine:
         turn 0) on every read, and only that turn's state is remembered, by what its row says.
         The walk is a loop reading rows in growing runs, never a recursion: a chat may hold
         thousands of turns the model never answered (a long history pointed at the proxy)."""
-        walked: list[list[Any]] = []  # the events of the unanswered turns walked, newest first
+        walked: list[TurnRow] = []  # the unanswered turns walked, newest first
         if not _answered(turn, row):
             async with aclosing(self._rows_before(chat, turn)) as before:
                 if row is not None:
-                    walked.append(row.events)
+                    walked.append(row)
                 async for turn, row in before:
                     if _answered(turn, row):
                         break
                     if row is not None:
-                        walked.append(row.events)
+                        walked.append(row)
         state = await self._answered_state(chat, turn, row)
-        for events in reversed(walked):
-            state = await self._with_events(chat, turn, state, events)
+        for unanswered in reversed(walked):
+            state = await self._with_events(chat, unanswered.turn, state, unanswered.events)
         return state
 
     async def _rows_before(self, chat: str,
