@@ -105,7 +105,9 @@ def _show(step: Step, as_json: bool) -> bool:
 
     try:
         if as_json and step.kind == "gm":
-            sys.stdout.write(json.dumps(step.as_json(), ensure_ascii=False) + "\n")
+            # ASCII: the line reads the same on any console's encoding, and no character in it
+            # (U+2028, U+0085) is a line break to a reader that splits on more than "\n"
+            sys.stdout.write(json.dumps(step.as_json()) + "\n")
             sys.stdout.flush()
         elif not as_json:
             render_step(out, step)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -191,3 +194,34 @@ def test_validate_names_a_file_whose_path_holds_brackets(tmp_path: Path, source:
         assert (1, f"✗ {path}: ") == (result.exit_code, result.stderr[:len(str(path)) + 4])
     else:
         assert (0, f"✓ {path} is a valid ruleset\n") == (result.exit_code, result.stdout)
+
+
+ACCENTED = [
+    {"type": "game", "id": "été", "ruleset": "lantern-and-ledger", "seed": 1,
+     "party": [{"name": "Ada", "player": True}]},
+    {"type": "user", "text": "Où est-il ?"},
+    {"type": "gm", "text": "Été\u2028il pleut.\u0085 [skill_check: skill=\"Reckon\" dc=\"6\"]"}]
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["cards", "json"])
+def test_replay_prints_a_game_in_any_language_on_an_ascii_console(tmp_path: Path,
+                                                                  as_json: bool) -> None:
+    """The installed command on a console that only takes ASCII (``PYTHONIOENCODING=ascii``, as a
+    Windows or ``C``-locale terminal can be): a reply in French replays with exit 0 and no
+    traceback. ``--json`` is ASCII and one line per reply, even with U+2028 and U+0085 in the
+    text, which ``str.splitlines`` takes for line breaks; its text decodes back exactly."""
+    transcript = tmp_path / "fr.jsonl"
+    transcript.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in ACCENTED),
+                          encoding="utf-8")
+    done = subprocess.run([str(Path(sys.executable).parent / "gm-middleware"), "replay",
+                           str(transcript), *(["--json"] if as_json else [])],
+                          capture_output=True, env={**os.environ, "PYTHONIOENCODING": "ascii"},
+                          timeout=120, check=False)
+    assert 0 == done.returncode, done.stderr.decode(errors="replace")
+    assert b"Traceback" not in done.stderr and b"Error" not in done.stdout
+    if as_json:
+        lines = done.stdout.decode("ascii").splitlines()
+        assert 1 == len(lines)
+        assert json.loads(lines[0])["text"].startswith(ACCENTED[2]["text"][:-1].rsplit(" [", 1)[0])
+    else:
+        assert b"Reckon" in done.stdout and b"\\xc9t\\xe9" in done.stdout
