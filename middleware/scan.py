@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 from typing import Final, NamedTuple
 
-__all__ = ["Found", "MarkerAt", "find_markers", "find_tags", "header_at_start", "marker_hold",
-           "tail_hold"]
+__all__ = ["Found", "MarkerAt", "find_headers", "find_markers", "find_tags", "header_at_start",
+           "marker_hold", "tail_hold"]
 
 
 _NAMES: Final = ("skill_check", "inventory", "place", "loot", "sheet", "dice")
@@ -193,6 +194,12 @@ class _Scanner:
         positions = self._closers[opener]
         i = bisect_left(positions, at + 1)
         return positions[i] if i < len(positions) else None
+
+
+def find_headers(text: str) -> Iterator[re.Match[str]]:
+    """Every header in ``text`` in order, each with its family as written in group 1 (one inside
+    an earlier tag's body included: ``find_tags`` skips those)."""
+    return _HEADER.finditer(text)
 
 
 def header_at_start(text: str) -> tuple[str, int] | None:

@@ -119,7 +119,9 @@ def test_near_misses_go_to_the_grammar(body: str) -> None:
 
 
 def without_quick_reading(text: str) -> list[Segment]:
-    with patch.object(front, "_plain_parts", lambda body: None):
+    """The reply read by the scanner and the grammar alone (the quick pass remembers bodies)."""
+    with patch.object(front, "_plain_parts", lambda body: None), \
+            patch.object(front, "_read_plain", lambda text, offset, budget: None):
         return parse(text)
 
 
