@@ -82,8 +82,9 @@ def parse_pieces(text: str, *, branches: bool) -> list[Piece]:
     """``parse``, and with ``branches`` the branch markers in the prose as ``Marker`` pieces."""
     head = text[:MAX_REPLY_CHARS]
     segments, _, _ = _read(head, offset=0, final=True, budget=READ_BUDGET, branches=branches)
-    if len(text) > len(head):
-        segments.append(Text(text[len(head) :], len(head), len(text)))
+    if len(text) == len(head):
+        return segments  # complete text: _read leaves no run of prose empty or next to another
+    segments.append(Text(text[len(head) :], len(head), len(text)))
     return merge_text(segments)
 
 

@@ -17,7 +17,7 @@ from importlib import import_module
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from middleware.parse import parse
+from middleware.parse import merge_text, parse, parse_pieces
 from middleware.segments import Tag
 from tests.parse.test_plain_bodies import FAMILIES, near_miss, plain_body
 from tests.parse.test_properties import noise
@@ -54,6 +54,15 @@ def test_the_quick_pass_reads_as_the_scanner_does(text: str, offset: int, budget
         return
     segments, left = quick
     assert front._read_scanned(text, offset, True, budget, False) == (segments, len(text), left)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(replies, st.booleans())
+def test_a_complete_reply_has_no_runs_of_prose_to_merge(text: str, branches: bool) -> None:
+    """``parse_pieces`` returns its segments unmerged: no run of prose is empty or next to
+    another, with or without branch markers."""
+    pieces = parse_pieces(text, branches=branches)
+    assert merge_text(pieces) == pieces
 
 
 def test_a_remembered_body_gives_each_tag_its_own_attributes() -> None:
