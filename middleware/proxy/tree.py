@@ -32,7 +32,7 @@ from middleware.logs import get_logger
 from middleware.proxy.access import OPEN, Identity, shown
 from middleware.proxy.chat import MAX_CHAT_ID, ChatRequest, chat_id
 from middleware.proxy.history import History, read_history
-from middleware.proxy.tree_follow import Follow, follow
+from middleware.proxy.tree_follow import Follow, Read, follow
 from middleware.proxy.tree_index import Hold, PathIndex, Spot, family, root_of
 
 ID_HEADERS: Final = ("x-gm-chat", "x-openwebui-chat-id")
@@ -56,6 +56,8 @@ class _Score(NamedTuple):
     """Minus the name's length: a chat before its branches."""
     chat: str
     offset: int
+    read: Read
+    """The chat's turns read to score it, which ``follow`` takes rather than read again."""
 
     @property
     def rank(self) -> tuple[int, int, int, bool, int, int]:
@@ -99,12 +101,14 @@ class ChatTree:
         async with self._lock:
             self.index.begin()
             with self.index.hold() as hold:  # its chats stay in the index while it routes
-                chat, offset = await self._chat(history, named, hashed, identity, hold)
+                chat, offset, read = await self._chat(history, named, hashed, identity, hold)
                 if chat is None:
                     chat, offset = named or hashed, 0
                     if await new_game(chat):
                         self.index.created(chat, hold)
-                done: Follow = await follow(self.engine, self.index, chat, offset, history, hold)
+                        read = Read(1, len(history.turns) + 1, {})  # nothing stored in it yet
+                done: Follow = await follow(self.engine, self.index, chat, offset, history, hold,
+                                            read)
         for spot in done.edited:
             get_logger().info("proxy-edited-candidate", chat=spot.chat, turn=spot.turn,
                               candidate=spot.candidate)
@@ -112,11 +116,12 @@ class ChatTree:
                      chat if done.chat != chat else None)
 
     async def _chat(self, history: History, named: str | None, hashed: str,
-                    identity: Identity, hold: Hold) -> tuple[str | None, int]:
-        """The stored chat of ``identity``'s the history follows furthest, and its turn offset."""
+                    identity: Identity, hold: Hold) -> tuple[str | None, int, Read | None]:
+        """The stored chat of ``identity``'s the history follows furthest, its turn offset, and
+        its turns as read to tell."""
         if named:
             best = await self._best(history, [named], hashed, hold)
-            return (best.chat, best.offset) if best else (None, 0)
+            return (best.chat, best.offset, best.read) if best else (None, 0, None)
         # The chat the history's opening names first: when it follows that chat's path all along,
         # no other can do better (a tie goes to it), and the others need not be read. Replies
         # many chats stored (the same dice on the same text) made every request read them all.
@@ -125,7 +130,7 @@ class ChatTree:
         if best is None or (best.matched, best.kept) != (replies, replies):
             others = sorted(self._roots_of(history, identity) - {hashed})
             best = await self._best(history, others, hashed, hold, best)
-        return (best.chat, best.offset) if best else (None, 0)
+        return (best.chat, best.offset, best.read) if best else (None, 0, None)
 
     async def _best(self, history: History, roots: list[str], hashed: str, hold: Hold,
                     best: _Score | None = None) -> _Score | None:
@@ -137,9 +142,9 @@ class ChatTree:
                 aligned = await self._aligned(history, chat, fallback=chat == root)
                 if aligned is None:
                     continue
-                offset, matched, kept, players = aligned
+                offset, matched, kept, players, read = aligned
                 score = _Score(matched, players, kept, root == hashed, -offset, -len(chat), chat,
-                               offset)
+                               offset, read)
                 best = score if best is None or score.rank > best.rank else best
         return best
 
@@ -148,12 +153,15 @@ class ChatTree:
                 if identity.owns(s.chat)}
 
     async def _aligned(self, history: History, chat: str,
-                       *, fallback: bool) -> tuple[int, int, int, int] | None:
+                       *, fallback: bool) -> tuple[int, int, int, int, Read] | None:
         """(turn offset, replies matched, replies that are the selected candidate of their
-        turn, player messages that are the stored turns') for ``chat``; None when nothing
-        matches and it is no root. Where the replies leave the offset open (each was stored at
-        several turns: the model wrote it twice), the offset at which the stored turns hold the
-        player's messages as sent wins."""
+        turn, player messages that are the stored turns', the turns read) for ``chat``; None
+        when nothing matches and it is no root. Where the replies leave the offset open (each
+        was stored at several turns: the model wrote it twice), the offset at which the stored
+        turns hold the player's messages as sent wins.
+
+        The turns are read up to the one after the history's, so that ``follow`` knows from
+        them where the chat ends, and reads neither again."""
         replies = history.replies()
         # the reply at the history's turn j can only be a turn j or later (turns are never lost)
         seen = [{s.turn for s in self.index.spots_in(text, chat) if s.turn >= j}
@@ -161,10 +169,11 @@ class ChatTree:
         offsets = _offsets(replies, seen) or ([0] if fallback else [])
         if not offsets:
             return None
+        first, top = min(offsets) + 1, max(offsets) + len(history.turns) + 1
+        rows = await self.engine.store.turns(chat, first, top)
+        read = Read(first, top, rows)
         if not replies:
-            return offsets[0], 0, 0, 0
-        rows = await self.engine.store.turns(chat, min(offsets) + 1,
-                                             max(offsets) + max(len(history.turns), 1))
+            return offsets[0], 0, 0, 0, read
 
         def matched(offset: int) -> int:
             return sum(1 for (j, _), turns in zip(replies, seen, strict=True) if j + offset in turns)
@@ -178,7 +187,7 @@ class ChatTree:
         kept = sum(1 for j, text in replies if (row := rows.get(j + offset)) is not None
                    and any(s.turn == j + offset and s.candidate == row.selected
                            for s in self.index.spots_in(text, chat)))
-        return offset, matched(offset), kept, players(offset)
+        return offset, matched(offset), kept, players(offset), read
 
 
 def _offsets(replies: list[tuple[int, str]], turns: list[set[int]]) -> list[int]:

@@ -38,15 +38,41 @@ class Follow:
     edited: tuple[Spot, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Read:
+    """Turns of a chat the route has just read: ``rows`` holds every turn started from ``first``
+    to ``top``. Handed to ``follow``, which would read them again otherwise: two store calls of
+    the five a streamed turn made, ``last_turn`` and ``turns`` (issue 13)."""
+
+    first: int
+    top: int
+    rows: Mapping[int, TurnRow]
+
+    def covers(self, first: int, top: int) -> bool:
+        return self.first <= first and top <= self.top
+
+    def within(self, first: int, top: int) -> dict[int, TurnRow]:
+        return {n: row for n, row in self.rows.items() if first <= n <= top}
+
+    def last(self) -> int | None:
+        """The chat's last turn where the rows tell it, else None. Turns are started one after
+        another from turn 1 (``Engine.user`` refuses a turn further ahead, a fork copies turns
+        1 to n): with ``top`` never started, the last is the newest row read, or 0 when the
+        rows start at turn 1 and none is. With ``top`` started, only the store knows."""
+        if self.top in self.rows:
+            return None
+        if self.rows:
+            return max(self.rows)
+        return 0 if self.first == 1 else None
+
+
 async def follow(engine: Engine, index: PathIndex, chat: str, offset: int,
-                 history: History, hold: Hold | None = None) -> Follow:
+                 history: History, hold: Hold | None = None, read: Read | None = None) -> Follow:
     """Select, edit, open turns and branch so that ``chat``'s path is the history's (a branch
-    made is held in the index with ``hold``)."""
+    made is held in the index with ``hold``). ``read``: ``chat``'s turns as the route read them,
+    when they cover the history and the turn after it."""
     turn = len(history.turns) + offset
-    last = await engine.store.last_turn(chat)
-    # The stored turns the history covers, in one read: a history is sent back whole on every
-    # request, and reading (and selecting) turn by turn made a request's store work grow with it.
-    rows = await engine.store.turns(chat, offset + 1, min(turn, last))
+    last, rows = await _stored(engine, chat, offset + 1, turn, read)
     plan = await _plan(engine, index, chat, offset, history, last)
     _edits_kept_whole(index, history, plan, offset)
     leaves = _leaves(rows, offset, history, plan, last, turn)
@@ -62,6 +88,19 @@ async def follow(engine: Engine, index: PathIndex, chat: str, offset: int,
         await engine.user(chat, n, history.turns[n - offset - 1].user)
     continues, more = await _tail(engine, index, chat, turn, history.tail)
     return Follow(chat, turn, continues, (*edited, *more))
+
+
+async def _stored(engine: Engine, chat: str, first: int, turn: int,
+                  read: Read | None) -> tuple[int, Mapping[int, TurnRow]]:
+    """The chat's last turn, and its stored turns from ``first`` up to ``turn`` (the history's),
+    in one read: a history is sent back whole on every request, and reading (and selecting) turn
+    by turn made a request's store work grow with it. Taken from ``read`` where it tells them."""
+    if read is None or not read.covers(first, turn + 1):
+        last = await engine.store.last_turn(chat)
+        return last, await engine.store.turns(chat, first, min(turn, last))
+    known = read.last()
+    last = known if known is not None else await engine.store.last_turn(chat)
+    return last, read.within(first, min(turn, last))
 
 
 async def _plan(engine: Engine, index: PathIndex, chat: str, offset: int, history: History,

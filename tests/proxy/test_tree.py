@@ -517,3 +517,31 @@ async def test_a_reply_many_chats_stored_does_not_make_a_request_read_them_all()
         assert Route(chat_for(histories[-1]), 2) == route
         calls.append(Counter(store.calls))
     assert calls[0] == calls[1]
+
+
+async def test_routing_a_turn_that_goes_on_reads_the_chat_s_turns_once() -> None:
+    """Issue 13: the next turn of a chat that goes on reads the turns its history covers once,
+    to recognise the chat, and follows it from that read (it read them again, and where the
+    chat ends, right after); regenerating the turn reads no more. A new chat's first turn reads
+    none: nothing is stored in it yet."""
+    store = CountingStore()
+    tree = ChatTree(Engine(store))
+    messages = talk("We set out.")
+    await played(tree, messages, f"Turn 1. {CHECK}")
+    assert (0, 0) == (store.calls["turns"], store.calls["last_turn"])
+    store.calls.clear()
+    route, kept = await played(tree, messages, f"Turn 1 again. {CHECK}")  # a regeneration
+    assert Route(chat_for(messages), 1) == route
+    assert (1, 0) == (store.calls["turns"], store.calls["last_turn"])
+    messages += [{"role": "assistant", "content": kept}, {"role": "user", "content": "On."}]
+    store.calls.clear()
+    route, _ = await played(tree, messages, f"Turn 2. {CHECK}")
+    assert Route(chat_for(messages), 2) == route
+    assert (1, 0) == (store.calls["turns"], store.calls["last_turn"])
+    assert [(2, 1), (1, 0)] == await tree_of(store, route.chat)
+
+
+async def tree_of(store: CountingStore, chat: str) -> list[tuple[int, int | None]]:
+    """Each turn of ``chat``: how many candidates it has and which is selected."""
+    rows = await store.turns(chat, 1, await store.last_turn(chat))
+    return [(len(await store.list_candidates(chat, n)), rows[n].selected) for n in sorted(rows)]
