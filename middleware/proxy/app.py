@@ -58,7 +58,7 @@ from middleware.proxy.continued import (
 )
 from middleware.proxy.guard import Guard, read_body
 from middleware.proxy.inflight import InFlight, Release
-from middleware.proxy.inject import InjectConfig, inject, viewed_start
+from middleware.proxy.inject import InjectConfig, KeptRecords, inject, viewed_start
 from middleware.proxy.nonturn import is_background_task, passed_on
 from middleware.proxy.options import ServeOptions
 from middleware.proxy.peek import peek
@@ -141,7 +141,7 @@ class _Proxy:
                  options: ServeOptions, inject: InjectConfig) -> None:
         self.engine = engine
         self.inject = inject
-        self.tree = ChatTree(engine, PathIndex(options.chats * 16))
+        self.tree = ChatTree(engine, PathIndex(options.chats * 16), KeptRecords(options.chats * 16))
         self.upstream = upstream
         self.games = games
         self.options = options
@@ -191,7 +191,7 @@ class _Proxy:
                                       start), True
         answer = await self.upstream.complete(ask.body, at.auth)
         done = await self.engine.process(at.chat, at.turn, content_of(answer), key=at.key)
-        self.tree.remember(done.chat, done.turn, done.candidate, done.text)
+        self.tree.stored(done)
         shown = self._shown(done)
         return JSONResponse(_answer(answer, done, shown), headers=route_headers(route)), False
 
@@ -252,7 +252,8 @@ class _Proxy:
         preview takes it rather than reading it again."""
         if self.inject.mode == "off":
             return ask.body, None
-        view, state = await viewed_start(self.engine, at.chat, at.turn, self.inject, extending)
+        view, state = await viewed_start(self.engine, at.chat, at.turn, self.inject, extending,
+                                         self.tree.kept)
         return inject(ask.body, view, self.inject), state if extending is None else None
 
     async def _passed_on(self, ask: ChatRequest, auth: str | None) -> Response:
@@ -313,7 +314,7 @@ class _Proxy:
         async def store(text: str) -> Processed:
             done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,
                                              resolved=reply.for_store())  # not resolved again
-            self.tree.remember(done.chat, done.turn, done.candidate, done.text)
+            self.tree.stored(done)
             return done
 
         return self._events(_released(sse_reply(chunks, reply, store, self._shown, envelope),
@@ -339,7 +340,7 @@ class _Proxy:
         async def store(text: str, notes: Sequence[Record]) -> Processed:
             done = await self.engine.process(at.chat, at.turn, text, key=at.key, seed=seed,
                                              notes=notes, resolved=reply.for_store())
-            self.tree.remember(done.chat, done.turn, done.candidate, done.text)
+            self.tree.stored(done)
             if notes:
                 get_logger().warning("proxy-tool-loop-cut", chat=done.chat, turn=done.turn,
                                      candidate=done.candidate, reasons=[n.reason for n in notes])

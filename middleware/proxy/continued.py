@@ -63,7 +63,7 @@ async def continue_answer(tree: ChatTree, upstream: Upstream, body: JsonObject,
     answer = await upstream.complete(body, at.auth)
     done = await extend(tree.engine, at.chat, at.turn, at.candidate, content_of(answer),
                         key=at.key)
-    tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
+    tree.stored(done.joined)
     remember_joined(done, cards)
     choices = [dict(c) for c in answer["choices"]]
     choices[0]["message"] = {**choices[0]["message"],
@@ -88,7 +88,7 @@ async def continue_stream(tree: ChatTree, upstream: Upstream, body: JsonObject,
     async def store(text: str) -> Processed:
         done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key,
                             base=base, resolved=reply.finished())  # not resolved again
-        tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
+        tree.stored(done.joined)
         remember_joined(done, cards)
         return added(done)
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from cachetools import LRUCache
 from pydantic import JsonValue
 
 from middleware.engine import Engine
@@ -108,6 +109,23 @@ def _prepended(content: JsonValue, text: str) -> JsonValue:
     return f"{text}\n\n{content}" if content else text
 
 
+class KeptRecords:
+    """The records of candidates the proxy stored or read, by (chat, turn, candidate), for the
+    GM's view of the turn after: the view read the kept candidate's records from the store on
+    every request (0.9 of a streamed turn's 7 store calls, issue 13). A stored candidate is
+    never changed nor removed, so what is held here is what the store holds, for every worker;
+    which candidate is kept is still read from the store each time (``Engine.kept_after``)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._held: LRUCache[tuple[str, int, int], tuple[Record, ...]] = LRUCache(maxsize=size)
+
+    def add(self, chat: str, turn: int, candidate: int, records: tuple[Record, ...]) -> None:
+        self._held[(chat, turn, candidate)] = records
+
+    def get(self, chat: str, turn: int, candidate: int) -> tuple[Record, ...] | None:
+        return self._held.get((chat, turn, candidate))
+
+
 async def chat_view(engine: Engine, chat: str, turn: int, config: InjectConfig,
                     extending: int | None = None) -> GMView:
     """The view of ``chat`` as ``turn`` starts: S(turn-1) and the kept candidate's records; for a
@@ -116,25 +134,34 @@ async def chat_view(engine: Engine, chat: str, turn: int, config: InjectConfig,
 
 
 async def viewed_start(engine: Engine, chat: str, turn: int, config: InjectConfig,
-                       extending: int | None = None) -> tuple[GMView, GameState]:
+                       extending: int | None = None,
+                       held: KeptRecords | None = None) -> tuple[GMView, GameState]:
     """``chat_view`` and the state it shows, so the turn's preview starts from that very state
-    rather than reading it again."""
+    rather than reading it again. ``held``: candidates' records known already."""
     game, ruleset = await engine.game(chat), await engine.ruleset(chat)
     if extending is not None:
         row = await engine.store.get_candidate(chat, turn, extending)
         state, records = GameState.model_validate(row.state), engine_records(row.records)
     else:
         state, kept = await engine.kept_after(chat, turn - 1)
-        records = await _kept_records(engine, chat, turn - 1, kept) if kept is not None else ()
+        records = await _kept_records(engine, chat, turn - 1, kept, held) \
+            if kept is not None else ()
     return build_view(ruleset, state, records, config.options, seed=game.seed), state
 
 
-async def _kept_records(engine: Engine, chat: str, turn: int,
-                        kept: int) -> tuple[Record, ...]:
-    """The records of candidate ``kept`` of ``turn``, read without its state: reading the whole
-    candidate decoded its state too, on every request, for records alone."""
+async def _kept_records(engine: Engine, chat: str, turn: int, kept: int,
+                        held: KeptRecords | None) -> tuple[Record, ...]:
+    """The records of candidate ``kept`` of ``turn``: ``held``'s, else read without its state
+    (reading the whole candidate decoded its state too, on every request, for records alone)."""
+    if held is not None and (records := held.get(chat, turn, kept)) is not None:
+        return records
     found = [r for r in await engine.store.replies(chat, turn, turn) if r.index == kept]
-    return engine_records(found[0].records) if found else ()
+    if not found:
+        return ()
+    records = engine_records(found[0].records)
+    if held is not None:
+        held.add(chat, turn, kept, records)
+    return records
 
 
 def engine_records(stored: Iterable[Mapping[str, JsonValue]]) -> tuple[Record, ...]:

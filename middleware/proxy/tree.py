@@ -26,12 +26,13 @@ from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 from urllib.parse import quote
 
-from middleware.engine import Engine
+from middleware.engine import Engine, Processed
 from middleware.errors import RequestError
 from middleware.logs import get_logger
 from middleware.proxy.access import OPEN, Identity, shown
 from middleware.proxy.chat import MAX_CHAT_ID, ChatRequest, chat_id
 from middleware.proxy.history import History, read_history
+from middleware.proxy.inject import KeptRecords
 from middleware.proxy.tree_follow import Follow, Read, follow
 from middleware.proxy.tree_index import Hold, PathIndex, Spot, family, root_of
 
@@ -83,11 +84,18 @@ class ChatTree:
     index: PathIndex = field(default_factory=PathIndex)
     """The stored replies of the chats touched last (in ``serve``, 16 times ``--chats``: a chat let
     go is read back whole, every turn, so it is held well past the engine's own cache)."""
+    kept: KeptRecords = field(default_factory=KeptRecords)
+    """The records of the candidates stored last, for the GM's view of the turn after."""
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def remember(self, chat: str, turn: int, candidate: int, text: str) -> None:
         """A candidate just stored, so the next request that sends it back finds it."""
         self.index.add(chat, turn, candidate, text)
+
+    def stored(self, done: Processed) -> None:
+        """``remember`` a candidate just stored (or found stored), its records held too."""
+        self.remember(done.chat, done.turn, done.candidate, done.text)
+        self.kept.add(done.chat, done.turn, done.candidate, done.records)
 
     async def route(self, headers: Mapping[str, str], ask: ChatRequest,
                     new_game: Callable[[str], Awaitable[bool]],

@@ -11,9 +11,19 @@ from middleware.engine import Engine
 from middleware.errors import GMError
 from middleware.gm_view import GMView
 from middleware.proxy import HttpUpstream, create_app
-from middleware.proxy.inject import InjectConfig, inject, inject_config
+from middleware.proxy.inject import InjectConfig, chat_view, inject, inject_config
 from middleware.stores.memory import MemoryStore
-from tests.proxy.conftest import TIMEOUT, FakeModel, hearth, history, serving
+from tests.proxy.conftest import (
+    TIMEOUT,
+    FakeModel,
+    chat_for,
+    hearth,
+    history,
+    running_proxy,
+    serving,
+    streamed_text,
+)
+from tests.stores.counting import CountingStore
 
 VIEW = GMView(rules="GAME RULES\nroll nothing yourself", state="GAME STATE\nAda: Haul +3")
 SENT_BACK = "She digs. [skill_check: skill=\"Haul\" dc=\"8\" rolls=\"3|4\" result=\"failure\"]"
@@ -87,3 +97,28 @@ async def test_inject_off_over_http_sends_the_clients_request_unchanged() -> Non
             await client.post("/v1/chat/completions", json=body(history("Hello.")))
         await upstream.aclose()
     assert [{**body(history("Hello.")), "stream": False}] == model.seen
+
+
+async def test_the_view_of_the_turn_after_a_stored_reply_shows_its_records_unread() -> None:
+    """Issue 13: the GM's view of the next turn tells what the kept reply's tags did; when this
+    proxy stored that reply (streamed or not) it reads no candidate's records for it (one store
+    read per request before), and the view is the one read from the store."""
+    store = CountingStore()
+    reply = 'She digs. [skill_check: skill="Haul" dc="8"] [inventory: action="add" item="Rope"]'
+    read: list[int] = []
+    async with running_proxy(hearth(), FakeModel(replies=[reply, reply, "On."]),
+                             store=store) as proxy:
+        messages = history("We dig.")
+        for stream in (True, False):
+            answer = await proxy.stream(messages) if stream else (await proxy.ask(messages)).json()
+            read.append(store.calls["replies"])
+            text = "".join(streamed_text(answer)) if stream \
+                else answer["choices"][0]["message"]["content"]
+            messages += [{"role": "assistant", "content": text},
+                         {"role": "user", "content": f"On, streamed {stream}."}]
+        await proxy.ask(messages)
+        read.append(store.calls["replies"])
+        expected = await chat_view(proxy.engine, chat_for(messages), 3, InjectConfig())
+    assert [0, 0, 0] == read
+    assert "LAST TURN" in expected.state and "Rope" in expected.state
+    assert expected.state in [m["content"] for m in proxy.model.seen[-1]["messages"]]

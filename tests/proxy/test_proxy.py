@@ -116,9 +116,10 @@ async def test_a_streamed_reply_is_resolved_once_and_stored_as_streamed(proxy: P
 
 async def test_a_streamed_next_turn_reads_the_turn_it_starts_from_once() -> None:
     """A chat's next streamed turn reads the turn before it once, for the GM's view (the state it
-    starts from and the candidate kept there), and that candidate's records once; the preview
-    takes the view's state, and the store checks it still stands as it writes. The view, the
-    kept candidate's records and the preview each read that turn (three reads)."""
+    starts from and the candidate kept there), and not that candidate's records, which the
+    proxy holds since it stored it (issue 13); the preview takes the view's state, and the store
+    checks it still stands as it writes. The view, the kept candidate's records and the preview
+    each read that turn (three reads)."""
     store = CountingStore()
     async with running_proxy(hearth(), FakeModel(), store=store) as proxy:
         proxy.model.replies = [REPLY, REPLY]
@@ -128,7 +129,7 @@ async def test_a_streamed_next_turn_reads_the_turn_it_starts_from_once() -> None
         second = await proxy.stream([*messages, {"role": "assistant", "content": text},
                                      {"role": "user", "content": "And the next one."}])
     assert 2 == second[-1]["gm"]["turn"]
-    assert (1, 1) == (store.calls["get_turn"], store.calls["replies"])
+    assert (1, 0) == (store.calls["get_turn"], store.calls["replies"])
 
 
 async def test_a_streamed_continue_is_resolved_once_and_stored_as_streamed(proxy: Proxy) -> None:

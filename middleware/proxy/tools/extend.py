@@ -48,7 +48,7 @@ async def tool_continue(tree: ChatTree, upstream: Upstream, body: JsonObject,
     async def store(text: str, notes: Sequence[Record]) -> Processed:
         done = await extend(engine, at.chat, at.turn, at.candidate, text, key=at.key, notes=notes,
                             base=base, resolved=reply.finished())
-        tree.remember(at.chat, at.turn, done.joined.candidate, done.joined.text)
+        tree.stored(done.joined)
         remember_joined(done, cards)
         if notes:
             get_logger().warning("proxy-tool-loop-cut", chat=at.chat, turn=at.turn,
