@@ -18,8 +18,8 @@ import hashlib
 import secrets
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from contextlib import aclosing, asynccontextmanager
-from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from dataclasses import replace
+from typing import Any, Final, Literal, NamedTuple
 
 import orjson
 from cachetools import LRUCache
@@ -50,11 +50,12 @@ WALK_RUN: Final = 256
 """The most turns read in one query while walking back through unanswered turns."""
 
 
-@dataclass(frozen=True, slots=True)
-class Processed:
+class Processed(NamedTuple):
     """A stored candidate: its place, dice seed, rewritten text, records and the state after it.
 
-    ``replayed`` is true when a retry key matched a candidate stored earlier.
+    ``replayed`` is true when a retry key matched a candidate stored earlier. A named tuple, not
+    a frozen dataclass: one is built per reply, and a frozen dataclass sets each field through
+    ``object.__setattr__``.
     """
 
     chat: str
@@ -179,8 +180,8 @@ class Engine:
                       odds=self._odds, seed=game.seed)
         done = resolve_reply(reply, start, ctx)
         if notes:
-            done = replace(done, records=(*done.records, *notes),
-                           timings=(*done.timings, *(0.0 for _ in notes)))
+            done = done._replace(records=(*done.records, *notes),
+                                 timings=(*done.timings, *(0.0 for _ in notes)))
         return done
 
     async def _start_of(self, chat: str, turn: int) -> tuple[GameState, Start | None]:
@@ -475,8 +476,8 @@ def _resolved_on(start: GameState, resolved: tuple[GameState, ResolvedReply] | N
         return None
     done = resolved[1]
     if notes:
-        done = replace(done, records=(*done.records, *notes),
-                       timings=(*done.timings, *(0.0 for _ in notes)))
+        done = done._replace(records=(*done.records, *notes),
+                             timings=(*done.timings, *(0.0 for _ in notes)))
     return done
 
 

@@ -39,10 +39,9 @@ MAX_GOODS_TAGS = 40
 GOODS_TAGS = frozenset({"inventory", "loot"})
 
 
-@dataclass(frozen=True, slots=True)
-class ResolvedReply:
+class ResolvedReply(NamedTuple):
     """The rewritten text, one record per tag in order (and one per branch block, after its
-    check), and the state after the last tag."""
+    check), and the state after the last tag. A named tuple, as ``Step``: one is built per reply."""
 
     text: str
     records: tuple[Record, ...]
@@ -79,11 +78,13 @@ class Reading(NamedTuple):
         return cls(start, start)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """Items of a reply resolved: the reading after them; what stands in the text in their place
     (prose, and tags, each with its record in ``tag_records``: a block leaves the items of the
-    section it kept); every record written, in order, with its time (a block's own first)."""
+    section it kept); every record written, in order, with its time (a block's own first).
+
+    A named tuple, not a frozen dataclass: one is built per reply (more with branch blocks), and
+    a frozen dataclass sets each field through ``object.__setattr__``."""
 
     reading: Reading
     kept: tuple[Segment, ...] = ()
@@ -132,8 +133,8 @@ def resolve_reply(reply: str, state: GameState, ctx: Context,
                             feedback=surrogates_line(replaced)))
     if not notes:
         return done
-    return replace(done, records=(*done.records, *notes),
-                   timings=(*done.timings, *(0.0 for _ in notes)))
+    return done._replace(records=(*done.records, *notes),
+                         timings=(*done.timings, *(0.0 for _ in notes)))
 
 
 def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from middleware.errors import GameError
 
@@ -74,11 +74,13 @@ class ReplyRow:
     records: JSON
 
 
-@dataclass(frozen=True, slots=True)
-class Start:
+class Start(NamedTuple):
     """The turn a candidate's state starts from, as the writer read it: its number, the candidate
     it had selected and how many events it held. ``add_candidate`` stores nothing (``StaleStart``)
-    when the store no longer holds that turn so, and checks it in the same step as it writes."""
+    when the store no longer holds that turn so, and checks it in the same step as it writes.
+
+    A named tuple, not a frozen dataclass: the engine builds one per reply, and a frozen dataclass
+    sets each field through ``object.__setattr__``."""
 
     turn: int
     selected: int | None
