@@ -24,7 +24,7 @@ from typing import Any, Final, Literal, NamedTuple
 import orjson
 from cachetools import LRUCache
 
-from middleware.cache import IdentityCache
+from middleware.cache import IdentityCache, Recent
 from middleware.character.events import apply_event
 from middleware.character.gear import Taken, take_kit
 from middleware.dice import Dice, derive_seed
@@ -79,13 +79,14 @@ class Engine:
         back was most of a request's own work when the chats in play outnumbered ``chats``."""
         self.store = store
         small = SMALL_PER_CHAT * chats
-        self._rulesets: LRUCache[str, Ruleset] = LRUCache(maxsize=small)
-        self._games: LRUCache[str, GameRow] = LRUCache(maxsize=small)
-        self._states: LRUCache[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
-            LRUCache(maxsize=4 * chats)
-        self._written: LRUCache[str, tuple[GameState, Parted]] = LRUCache(maxsize=chats)
+        # Looked up or set about ten times a reply: ``Recent``, not cachetools' ``LRUCache``.
+        self._rulesets: Recent[str, Ruleset] = Recent(maxsize=small)
+        self._games: Recent[str, GameRow] = Recent(maxsize=small)
+        self._states: Recent[tuple[str, int], tuple[tuple[Any, ...], GameState]] = \
+            Recent(maxsize=4 * chats)
+        self._written: Recent[str, tuple[GameState, Parted]] = Recent(maxsize=chats)
         self._writer = StateWriter()
-        self._last: LRUCache[str, int] = LRUCache(maxsize=small)
+        self._last: Recent[str, int] = Recent(maxsize=small)
         """The last turn each chat is known to have started (turns are never taken away)."""
         # Rulesets by their source's digest: the games of a proxy all play one ruleset, and a game
         # read back after eviction must get that same object (and all derived from it) back, not
