@@ -147,11 +147,10 @@ def read_lines(text_lines: Iterable[str]) -> list[tuple[int, Line]]:
     return out
 
 
-_EXPONENT = re.compile(r"[0-9][eE]")
-"""Where a number may have an exponent (or a string holds such text)."""
-
-_LONG_DIGITS = re.compile(r"[0-9]{200}")
-"""Where a number may be long: with shorter runs, one has at most ``MAX_DIGITS`` characters."""
+_EXPONENT_OR_LONG = re.compile(r"[0-9](?:[eE]|[0-9]{199})")
+"""Where a number may have an exponent, or be long: with runs of fewer than 200 digits, one has at
+most ``MAX_DIGITS`` characters (or a string holds such text). One search, not one for each: the
+two cost about as much as each alone, and every line of a transcript is searched."""
 
 
 def read_line(raw: str, number: int) -> Line:
@@ -184,8 +183,9 @@ def _read_directly_safe(raw: str) -> bool:
     with no exponent and no run of 200 digits is within its bounds. A lone surrogate, escaped or
     not, which ``clean_json`` would replace, that parser refuses: the line takes the long way."""
     return ("NaN" not in raw and "Infinity" not in raw
-            and raw.count("[") + raw.count("{") <= MAX_DEPTH
-            and _EXPONENT.search(raw) is None and _LONG_DIGITS.search(raw) is None)
+            # a line no longer than the bound cannot nest past it, and most lines are short
+            and (len(raw) <= MAX_DEPTH or raw.count("[") + raw.count("{") <= MAX_DEPTH)
+            and _EXPONENT_OR_LONG.search(raw) is None)
 
 
 def _read_checked(raw: str, number: int) -> Line:

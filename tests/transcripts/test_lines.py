@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from middleware.errors import TranscriptError, UnreadableTranscript
 from middleware.json_input import MAX_DEPTH, JsonInputError, read_json
@@ -17,6 +19,7 @@ from middleware.transcript.lines import (
     UserLine,
     _read_checked,
     _read_directly,
+    _read_directly_safe,
     read_line,
 )
 
@@ -130,3 +133,20 @@ def test_plain_lines_are_read_in_one_pass() -> None:
     plain = [raw for raw in BUNDLED if unsure.search(raw) is None]
     assert len(plain) > 0.9 * len(BUNDLED)
     assert all(_read_directly(raw) is not None for raw in plain)
+
+
+@given(st.text(alphabet="0123456789eE.-+[]{}NaInfty \"", max_size=420))
+def test_a_line_is_judged_safe_by_the_rule_its_docstring_gives(raw: str) -> None:
+    """No ``NaN``, no ``Infinity``, at most ``MAX_DEPTH`` brackets, no digit before an "e", no
+    run of 200 digits: however few searches the check makes for it."""
+    rule = ("NaN" not in raw and "Infinity" not in raw
+            and raw.count("[") + raw.count("{") <= MAX_DEPTH
+            and re.search(r"[0-9][eE]", raw) is None and re.search(r"[0-9]{200}", raw) is None)
+    assert _read_directly_safe(raw) == rule
+
+
+def test_long_runs_of_digits_and_deep_brackets_are_unsafe() -> None:
+    assert not _read_directly_safe("1" * 200)
+    assert _read_directly_safe("1" * 199 + " " + "1" * 199)
+    assert not _read_directly_safe("[" * (MAX_DEPTH + 1))
+    assert _read_directly_safe("[" * MAX_DEPTH + " " * 300)
