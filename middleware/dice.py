@@ -24,22 +24,6 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def seeds_after(*head: object) -> Callable[..., int]:
-    """``derive_seed(*head, *rest)`` as a function of ``rest`` (one part or more), the same seeds:
-    ``head`` (one part or more) hashed once. A replay derives a seed per candidate, all after the
-    same game seed and chat; hashing on from a copy took half the time of hashing it all again."""
-    if not head:
-        raise ValueError("seeds_after needs one part or more to hash first")
-    hashed = hashlib.sha256(("\x1f".join(map(str, head)) + "\x1f").encode())
-
-    def seed(*rest: object) -> int:
-        more = hashed.copy()
-        more.update("\x1f".join(map(str, rest)).encode())
-        return int.from_bytes(more.digest()[:8], "big") >> 1
-
-    return seed
-
-
 class Dice:
     """A seeded, scriptable die thrower for one candidate.
 

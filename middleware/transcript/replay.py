@@ -7,14 +7,14 @@ its state summary; an expectation that fails raises ``ExpectationError`` with a 
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, TypedDict
 
 from middleware.character.summary import state_summary
 from middleware.collector import collection_paused, existing_objects_frozen
-from middleware.dice import seeds_after
+from middleware.dice import derive_seed
 from middleware.engine import Engine, Processed
 from middleware.errors import ExpectationError, GMError, RulesetError, TranscriptError
 from middleware.json_input import JsonObject
@@ -128,7 +128,6 @@ async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
     party = read_party(ruleset, game.party, line=prepared.lines[0][0])
     chat, turn, count = game.id, 0, 0
     summaries = _Summaries(ruleset)
-    seeds = seeds_after(game.seed, chat)  # a candidate's dice: (game seed, chat, turn, index)
     await engine.create_game(chat, ruleset, party, seed=game.seed, dice=game.options.dice,
                              layers=game.options.layers, branches=game.options.branches)
     for number, line in prepared.lines[1:]:
@@ -140,8 +139,7 @@ async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
             elif isinstance(line, GmLine):
                 if turn == 0:
                     raise TranscriptError("a 'gm' line before any 'user' line", line=number)
-                step = await _gm(engine, prepared, summaries, seeds, chat, (turn, count, number),
-                                 line)
+                step = await _gm(engine, prepared, summaries, chat, (turn, count, number), line)
                 count += 1
                 yield step
             elif isinstance(line, SelectLine):
@@ -153,7 +151,6 @@ async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
             elif isinstance(line, ForkLine):
                 await engine.fork(chat, line.at, line.id)
                 chat, turn, count = line.id, line.at, 0
-                seeds = seeds_after(game.seed, chat)
                 yield Step(number, "fork", chat, turn, line.id)
         except (ExpectationError, TranscriptError):
             raise
@@ -161,13 +158,12 @@ async def _replay(prepared: Prepared, engine: Engine) -> AsyncIterator[Step]:
             raise TranscriptError(str(exc), line=number) from exc
 
 
-async def _gm(engine: Engine, prepared: Prepared, summaries: _Summaries,
-              seeds: Callable[..., int], chat: str, where: tuple[int, int, int],
-              line: GmLine) -> Step:
+async def _gm(engine: Engine, prepared: Prepared, summaries: _Summaries, chat: str,
+              where: tuple[int, int, int], line: GmLine) -> Step:
     turn, count, number = where
     seed = line.seed
     if seed is None and prepared.game.options.dice == "candidate":
-        seed = seeds(turn, count)  # derive_seed(game seed, chat, turn, count)
+        seed = derive_seed(prepared.game.seed, chat, turn, count)
     done = await engine.process(chat, turn, line.text, key=line.key, seed=seed, dice=line.dice)
     if line.dice:  # only the line's own scripted faces can fall outside their die
         _check_scripted(done, number)
