@@ -77,6 +77,22 @@ def test_reading_a_bad_transcript_leaves_the_collector_on() -> None:
     assert gc.isenabled()
 
 
+def test_the_lines_read_are_not_walked_again_once_the_collector_is_back() -> None:
+    """They are in the oldest generation: the next young collection does not walk them."""
+    prepared = prepare([GAME, *TURN * 300])
+    line = prepared.lines[1][1]
+    assert any(held is line for held in gc.get_objects(generation=2))
+    assert 0 == gc.get_freeze_count()
+
+
+def test_what_the_process_froze_stays_frozen_while_lines_are_read() -> None:
+    mine = [object()]
+    gc.freeze()
+    prepare([GAME, *TURN])
+    assert gc.isenabled()
+    assert not any(held is mine for held in gc.get_objects())
+
+
 def test_a_server_settles_the_collector_once_its_app_is_built() -> None:
     """``serve`` freezes what exists once its app is built and collects at the serving
     thresholds (``middleware.collector``); what was made before is out of the collector's sight."""
