@@ -138,8 +138,7 @@ def resolve_reply(reply: str, state: GameState, ctx: Context,
 
 
 def _resolve_clean(reply: str, state: GameState, ctx: Context) -> ResolvedReply:
-    items = _items(reply, state.branches)
-    outside = [item for item in items if not isinstance(item, Block)]
+    items, outside = _items(reply, state.branches)
     place = place_at_end(outside, state, ctx)  # SPEC §3: where buys are priced
     if place is not ctx.place_at_end:  # most replies name no place: no copy of the context
         ctx = replace(ctx, place_at_end=place)
@@ -229,11 +228,14 @@ def _resolved_tag(tag: Tag, goods: int, start: GameState, state: GameState,
     return result.state, result.record
 
 
-def _items(reply: str, branches: bool) -> list[Item]:
-    """The reply read: with branch blocks on, its markers gathered into blocks (``read_blocks``)."""
+def _items(reply: str, branches: bool) -> tuple[Sequence[Item], Sequence[Segment]]:
+    """The reply read, and its items outside branch blocks: with branch blocks on, its markers
+    gathered into blocks (``read_blocks``); else it has none, and both are the reply's segments."""
     if not branches:
-        return list(parse(reply))
-    return read_blocks(parse_pieces(reply, branches=True))
+        segments = list(parse(reply))
+        return segments, segments
+    items = read_blocks(parse_pieces(reply, branches=True))
+    return items, [item for item in items if not isinstance(item, Block)]
 
 
 def _resolve_safely(tag: Tag, state: GameState, ctx: Context) -> Resolution:
