@@ -17,7 +17,7 @@ from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.sheet.effects import Modifier
 from middleware.sheet.roller import find_roller
-from middleware.state import GameState
+from middleware.state import GameState, Sheet
 from tests.checks.test_resolve_check import JUNO, VESS
 from tests.conftest import compat_path
 from tests.rulesets import bundled_path
@@ -138,3 +138,45 @@ def test_the_identity_cache_builds_once_per_object() -> None:
     assert built[0] is built[1]
     assert built[0] is not cache.get((same_value,), "x", lambda: [len(same_value)])
     assert built[0] is not cache.get((one,), "y", lambda: [len(one)])
+
+
+def test_one_party_reads_each_roller_and_sheet_asked() -> None:
+    """SHEET-CHK-01..03: on one state, the player, a ``who=`` naming them, a stranger and another
+    skill each roll with their own sheet, as a ruleset seeing the check for the first time
+    rolls them; a party an earlier tag changed rolls with the member as they now stand."""
+    asks = [{"skill": "Scout"}, {"skill": "Scout", "who": "Juno"},
+            {"skill": "Scout", "who": "Nobody"}, {"skill": "Haggle"}, {"skill": "Scout"}]
+    warm = hearth()
+    state = GameState(ruleset=warm.id, party=(JUNO,))
+    seen = [record(warm, state, [3, 4], dc="7", **a) for a in asks]
+    fresh = [record(hearth(), state, [3, 4], dc="7", **a) for a in asks]
+    assert [(r.total, r.feedback) for r in fresh] == [(r.total, r.feedback) for r in seen]
+    assert [10, 10, 7, 7, 10] == [r.total for r in seen]
+    wiser = JUNO.model_copy(update={"sheet": Sheet.model_validate(
+        {"v": 1, "build": {"abilities": {"wits": 4}, "skills": {"scout": "trained"}}})})
+    assert 12 == record(warm, state.with_character(0, wiser), [3, 4], skill="Scout", dc="7").total
+
+
+def test_a_layer_on_the_same_party_reads_its_own_ladder() -> None:
+    """CHK-COMMON-08: ``difficulty="Risky"`` on one party object is dc 8 on the resolution's
+    ladder and dc 9 once ``hard_winter`` brings its own, whichever was read first."""
+    ruleset = ember()
+    bare = GameState(ruleset=ruleset.id, party=(JUNO,))
+    winter = bare.model_copy(update={"layers": ("hard_winter",)})
+    assert bare.party is winter.party
+    dcs = [record(ruleset, state, [3, 4], skill="Scout", difficulty="Risky").dc
+           for state in (bare, winter, bare)]
+    assert [8, 9, 8] == dcs
+
+
+def test_a_difficulty_and_a_dc_on_one_sheet_read_their_own() -> None:
+    """CHK-COMMON-08/09: on one sheet, ``difficulty="Hard"``, ``dc="9"``, ``difficulty="Easy"``,
+    no difficulty and an unknown rung each read their own number and note."""
+    ruleset = hearth()
+    state = GameState(ruleset=ruleset.id, party=(JUNO,))
+    asks = [{"difficulty": "Hard"}, {"dc": "9"}, {"difficulty": "Easy"}, {}, {"difficulty": "Odd"}]
+    seen = [record(ruleset, state, [3, 4], skill="Scout", **a) for a in asks]
+    assert [(9, "Hard"), (9, None), (5, "Easy"), (7, "Risky"), (7, "Risky")] == \
+        [(r.dc, r.difficulty) for r in seen]
+    assert 'Difficulty "Odd" names no rung' in (seen[4].feedback or "")
+    assert "names no rung" not in (seen[3].feedback or "")

@@ -8,6 +8,7 @@ check's own overrides first (CHK-OVR).
 
 from __future__ import annotations
 
+from middleware.cache import IdentityCache
 from middleware.character.check import CheckSheet, assemble_check
 from middleware.records import IgnoredRecord
 from middleware.resolve import Context, Resolution
@@ -17,6 +18,7 @@ from middleware.resolve.checks.kind import Roll, Rolled
 from middleware.resolve.checks.kinds import KINDS
 from middleware.resolve.checks.overrides import roll_with_overrides
 from middleware.resolve.checks.record import Ask, CheckRecord
+from middleware.rules.ruleset import Ruleset
 from middleware.segments import Tag
 from middleware.sheet.roller import Roller, find_roller
 from middleware.state import GameState
@@ -33,11 +35,29 @@ def resolve_check(tag: Tag, state: GameState, ctx: Context) -> Resolution:
         return Resolution(state, IgnoredRecord(
             tag="skill_check", reason="no-skill", source=tag.raw,
             feedback="A skill_check needs skill=; the tag was left as written."))
-    roller = find_roller(state, ask.who)
-    sheet = assemble_check(ctx.ruleset, state, roller, ask.skill, ask.with_, ask.save_hint)
+    roller, sheet = _roller_and_sheet(ctx.ruleset, state, ask)
     settled = _settled(ask, sheet)
     rolled = Rolled(settled, state) if settled else _by_kind(Roll(ask, sheet, ctx, state, roller))
     return Resolution(rolled.state, _finished(rolled.record, ask, sheet, roller, ctx))
+
+
+_SHEETS: IdentityCache[tuple[Roller, CheckSheet]] = IdentityCache(256)
+
+
+def _roller_and_sheet(ruleset: Ruleset, state: GameState, ask: Ask) -> tuple[Roller, CheckSheet]:
+    """Who rolls and their check sheet (SHEET-CHK-01..03): a pure function of the ruleset, the
+    party, the invented items and layers and what the ask names, worked out once per (ruleset,
+    party, invented items) objects. Most checks roll on a party no earlier tag changed, and
+    finding the roller and looking up their sheet cost a tenth of a check."""
+    return _SHEETS.get(
+        (ruleset, state.party, state.invented),
+        (state.layers, ask.who, ask.skill, ask.with_, ask.save_hint),
+        lambda: _found(ruleset, state, ask))
+
+
+def _found(ruleset: Ruleset, state: GameState, ask: Ask) -> tuple[Roller, CheckSheet]:
+    roller = find_roller(state, ask.who)
+    return roller, assemble_check(ruleset, state, roller, ask.skill, ask.with_, ask.save_hint)
 
 
 def _finished(record: CheckRecord, ask: Ask, sheet: CheckSheet, roller: Roller,

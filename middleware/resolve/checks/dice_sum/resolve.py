@@ -6,6 +6,8 @@ reads a ``Roll`` into a ``SumCheck``, throws it and writes the record.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from middleware.cache import IdentityCache
 from middleware.character.check import CheckSheet
 from middleware.resolve import Context
@@ -14,46 +16,39 @@ from middleware.resolve.checks.changes import changes_of
 from middleware.resolve.checks.dice_sum.dice import (
     EffectDice,
     SumCheck,
-    SumRules,
     roll_sum,
     settle_mode,
     sum_rules,
 )
 from middleware.resolve.checks.dice_sum.odds import check_odds
 from middleware.resolve.checks.kind import Roll, Rolled
-from middleware.resolve.checks.outcome import Verdict, judge
-from middleware.resolve.checks.record import Ask, CheckRecord, Mode
-from middleware.rules.common import Rung
+from middleware.resolve.checks.outcome import Outcomes, Verdict, judge
+from middleware.resolve.checks.record import Ask, CheckRecord
 from middleware.rules.kinds.dice_sum import DiceSum
 from middleware.rules.layers import ladder_of
+
+if TYPE_CHECKING:
+    from middleware.rules.ruleset import Ruleset
 
 
 def dice_sum(roll: Roll) -> Rolled:
     """CHK-SUM-01..10 with CHK-OUT: roll, judge by the tiers, write the record with its odds."""
-    ladder = ladder_of(roll.ctx.ruleset, roll.state.layers)
-    return roll.unchanged(_dice_sum(roll.ask, roll.sheet, roll.ctx, ladder))
+    return roll.unchanged(_dice_sum(roll.ask, roll.sheet, roll.ctx, roll.state.layers))
 
 
-def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, ladder: tuple[Rung, ...]) -> CheckRecord:
-    resolution = ctx.ruleset.resolution
-    if not isinstance(resolution, DiceSum):
-        raise TypeError(f"dice_sum called on a {resolution.kind} ruleset")
-    rules = sum_rules(ctx.ruleset)
-    difficulty = pick_difficulty(ask, resolution, rules.default_dc, ladder)
-    leans = (*ask.leans, *(lean for lean, _ in sheet.leans)) if sheet.leans else ask.leans
-    mode = settle_mode(leans, rules.advantage) if leans else "normal"
-    check, template = _sum_check(rules, sheet, difficulty.dc, mode, resolution)
-    roll = roll_sum(check, ctx.dice)
-    verdict = judge(rules.outcomes, total=roll.total, needed=check.dc, forced=roll.forced,
+def _dice_sum(ask: Ask, sheet: CheckSheet, ctx: Context, layers: tuple[str, ...]) -> CheckRecord:
+    plan = _plan(ctx.ruleset, sheet, layers, ask)
+    roll = roll_sum(plan.check, ctx.dice)
+    verdict = judge(plan.outcomes, total=roll.total, needed=plan.check.dc, forced=roll.forced,
                     natural=roll.natural)
     tier = verdict.tier
     return CheckRecord.trusted_values({
-        **template, "skill": ask.skill, "who": ask.who, "rolls": list(roll.rolls),
+        **plan.template, "skill": ask.skill, "who": ask.who, "rolls": list(roll.rolls),
         "used": roll.used, "modifier": roll.total - roll.used, "total": roll.total,
         "success": verdict.success, "critical": verdict.critical, "outcome": verdict.outcome,
         "tier": tier.id if tier else None, "tier_text": tier.text if tier else None,
-        "difficulty": difficulty.rung, "unmodified": roll.unmodified, "source": ask.source,
-        "feedback": _feedback(ask, sheet, difficulty, verdict, roll.unmodified),
+        "difficulty": plan.difficulty.rung, "unmodified": roll.unmodified, "source": ask.source,
+        "feedback": _feedback(ask, sheet, plan.difficulty, verdict, roll.unmodified),
     }, _GIVEN)
 
 
@@ -64,35 +59,50 @@ _GIVEN = frozenset({
 """The fields a dice-sum record is given (its ``__pydantic_fields_set__``)."""
 
 
-_SUM_CHECKS: IdentityCache[tuple[SumCheck, dict[str, object]]] = IdentityCache(1024)
+class SumPlan(NamedTuple):
+    """A dice-sum check as far as it goes before its dice are thrown: the difficulty it is read
+    against, the check as plain values, the tiers, and its record's fields that do not depend on
+    the throw or on how the ask was written (``CheckRecord.template``: ``chance``, the dice, what
+    changed the check), every other field at its default."""
+
+    difficulty: Difficulty
+    check: SumCheck
+    outcomes: Outcomes | None
+    template: dict[str, object]
 
 
-def _sum_check(rules: SumRules, sheet: CheckSheet, dc: int, mode: Mode,
-               resolution: DiceSum) -> tuple[SumCheck, dict[str, object]]:
-    """CHK-SUM-01..09: the check as plain values, and its record's fields that do not depend on
-    the throw or on how the ask was written (``CheckRecord.template``: ``chance``, the dice,
-    what changed the check), every other field at its default.
-
-    A pure function of frozen values, worked out once per (rules, sheet) objects, dc and mode
-    (``resolution`` is the ruleset's, which ``rules`` was read from): building the check and
-    hashing it for its odds cost as much as throwing it, and its record's fields as much again.
-    """
-    return _SUM_CHECKS.get((rules, sheet), (dc, mode),
-                           lambda: _new_sum_check(rules, sheet, dc, mode, resolution))
+_PLANS: IdentityCache[SumPlan] = IdentityCache(1024)
 
 
-def _new_sum_check(rules: SumRules, sheet: CheckSheet, dc: int, mode: Mode,
-                   resolution: DiceSum) -> tuple[SumCheck, dict[str, object]]:
+def _plan(ruleset: Ruleset, sheet: CheckSheet, layers: tuple[str, ...], ask: Ask) -> SumPlan:
+    """CHK-SUM-01..10, CHK-COMMON-08/11: the check's plan, a pure function of frozen values,
+    worked out once per (ruleset, sheet) objects, layers and what the ask wrote that it reads
+    (``dc``, ``difficulty``, the leans): picking the difficulty and the mode, building the check
+    and hashing it for its odds cost as much as throwing it, and its record's fields as much
+    again."""
+    return _PLANS.get((ruleset, sheet), (layers, ask.dc, ask.difficulty, ask.leans),
+                      lambda: _new_plan(ruleset, sheet, layers, ask))
+
+
+def _new_plan(ruleset: Ruleset, sheet: CheckSheet, layers: tuple[str, ...], ask: Ask) -> SumPlan:
+    resolution = ruleset.resolution
+    if not isinstance(resolution, DiceSum):
+        raise TypeError(f"dice_sum called on a {resolution.kind} ruleset")
+    rules = sum_rules(ruleset)
+    difficulty = pick_difficulty(ask, resolution, rules.default_dc, ladder_of(ruleset, layers))
+    leans = (*ask.leans, *(lean for lean, _ in sheet.leans))
+    mode = settle_mode(leans, rules.advantage) if leans else "normal"
     check = SumCheck(
-        dice=rules.dice, dc=dc, modifier=sheet.number + sheet.adjust + sheet.penalty + _flat(sheet),
-        mode=mode, naturals=rules.naturals_save if sheet.target == "save" else rules.naturals_check,
+        dice=rules.dice, dc=difficulty.dc,
+        modifier=sheet.number + sheet.adjust + sheet.penalty + _flat(sheet), mode=mode,
+        naturals=rules.naturals_save if sheet.target == "save" else rules.naturals_check,
         unmodified=rules.unmodified, effects=_effect_dice(sheet),
     )
     effects, sources = changes_of(sheet, resolution)  # ITM-CHECK-15, written once here
-    return check, CheckRecord.template(
+    return SumPlan(difficulty, check, rules.outcomes, CheckRecord.template(
         status="resolved", dc=check.dc, mode=check.mode, resolution="sum", dice=rules.dice.label,
         with_=sheet.with_used, penalty=sheet.penalty or None, adjust=sheet.adjust or None,
-        effects=effects, from_=sources, chance=check_odds(check, rules.outcomes).chance)
+        effects=effects, from_=sources, chance=check_odds(check, rules.outcomes).chance))
 
 
 def _feedback(ask: Ask, sheet: CheckSheet, difficulty: Difficulty, verdict: Verdict,
