@@ -113,19 +113,23 @@ class SumRoll(NamedTuple):
 
 def roll_sum(check: SumCheck, dice: Dice) -> SumRoll:
     """Throw a dice-sum check: the kept throw, the effect dice, naturals and ``unmodified``."""
-    throws = [throw_once(check.dice, dice)]
-    if check.mode != "normal":
-        throws.append(throw_once(check.dice, dice))
-    kept = keep(throws, check.mode)
+    spec = check.dice
+    first = throw_once(spec, dice)
+    if check.mode == "normal":
+        kept, rolls = first, first.values
+    else:
+        second = throw_once(spec, dice)
+        kept, rolls = keep([first, second], check.mode), first.values + second.values
     effect_values, effect = throw_effects(check.effects, dice) if check.effects else ((), 0)
-    rolls = throws[0].values if len(throws) == 1 else throws[0].values + throws[1].values
     used = kept.sum
-    total = used + check.modifier + effect
-    natural = natural_of(check.dice, kept.first)
-    forced = forced_by(check.naturals, natural)
-    unmodified = kept.first if check.dice.single and kept.first in check.unmodified else None
+    natural = forced = unmodified = None  # each read off a single die
+    if spec.single:
+        natural = natural_of(spec, kept.first)
+        forced = forced_by(check.naturals, natural)
+        unmodified = kept.first if kept.first in check.unmodified else None
     # positional, in field order: by keyword the call costs twice as much
-    return SumRoll(rolls + effect_values, used, effect, total, natural, forced, unmodified)
+    return SumRoll(rolls + effect_values, used, effect, used + check.modifier + effect, natural,
+                   forced, unmodified)
 
 
 def throw_once(spec: SumDice, dice: Dice) -> Throw:
