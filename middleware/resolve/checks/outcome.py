@@ -8,7 +8,9 @@ the bare comparison decides and a forced result is a critical of its kind (CHK-S
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from middleware.resolve.checks.record import Critical
@@ -42,9 +44,14 @@ class Outcomes:
     by_number: tuple[Tier, ...] = field(init=False, repr=False, compare=False)
     """The tiers read from the number; the ``on:`` tiers are only reached by criticals. Picked
     out once: an ``Outcomes`` is built once per ruleset, and every check reads them."""
+    verdicts: Mapping[int, Verdict] = field(init=False, repr=False, compare=False)
+    """The verdict of landing in each of ``tiers`` (CHK-OUT-05/09), by the tier's identity, built
+    once like ``by_number``: a check that lands in a tier gets its verdict, none is built."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_number", tuple(t for t in self.tiers if t.on is None))
+        object.__setattr__(self, "verdicts",
+                           MappingProxyType({id(t): _from_tier(t) for t in self.tiers}))
 
     def on_tier(self, critical: Critical) -> Tier | None:
         """The tier a critical of this kind lands in (CHK-OUT-07), if the ruleset names one."""
@@ -96,7 +103,7 @@ def judge(
     tier = land(outcomes.by_number, number)
     if outcomes.shift and natural is not None:
         tier = shift(outcomes.by_number, tier, up=natural == "max")
-    return _from_tier(tier)
+    return outcomes.verdicts[id(tier)]
 
 
 def land(tiers: tuple[Tier, ...], number: float) -> Tier:
