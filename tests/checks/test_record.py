@@ -73,6 +73,13 @@ def test_extras_are_every_set_extra_in_the_peer_order(data: st.DataObject) -> No
     assert expected == record.tag_attrs()[10:]
 
 
+def test_an_extra_set_to_a_false_value_is_written() -> None:
+    """SPEC §6: an extra set to 0, False or "" applies, and is written beside a true one."""
+    record = CheckRecord(status="resolved", pool=0, complication=False, against="", chance=0.5)
+    assert [("pool", "0"), ("complication", "false"), ("against", ""), ("chance", "0.5000")] == \
+        record.tag_attrs()[10:]
+
+
 @given(st.floats(min_value=0.0, max_value=1.0))
 def test_a_chance_on_the_tag_is_written_as_format_chance_writes_it(chance: float) -> None:
     """Our ``chance`` on the tag (kept per value) is ``format_chance`` of that value, 0 included."""
