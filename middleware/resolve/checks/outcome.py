@@ -8,9 +8,7 @@ the bare comparison decides and a forced result is a critical of its kind (CHK-S
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from middleware.resolve.checks.record import Critical
@@ -32,6 +30,12 @@ class Tier:
     at_least: float | None = None
     on: Literal["critical-success", "critical-failure"] | None = None
     text: str | None = None
+    verdict: Verdict = field(init=False, repr=False, compare=False)
+    """The verdict of a check that lands here (CHK-OUT-05/09), built with the tier: every check
+    lands in one, and building its verdict cost as much as finding the tier."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "verdict", _from_tier(self))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +48,9 @@ class Outcomes:
     by_number: tuple[Tier, ...] = field(init=False, repr=False, compare=False)
     """The tiers read from the number; the ``on:`` tiers are only reached by criticals. Picked
     out once: an ``Outcomes`` is built once per ruleset, and every check reads them."""
-    verdicts: Mapping[int, Verdict] = field(init=False, repr=False, compare=False)
-    """The verdict of landing in each of ``tiers`` (CHK-OUT-05/09), by the tier's identity, built
-    once like ``by_number``: a check that lands in a tier gets its verdict, none is built."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_number", tuple(t for t in self.tiers if t.on is None))
-        object.__setattr__(self, "verdicts",
-                           MappingProxyType({id(t): _from_tier(t) for t in self.tiers}))
 
     def on_tier(self, critical: Critical) -> Tier | None:
         """The tier a critical of this kind lands in (CHK-OUT-07), if the ruleset names one."""
@@ -103,7 +102,7 @@ def judge(
     tier = land(outcomes.by_number, number)
     if outcomes.shift and natural is not None:
         tier = shift(outcomes.by_number, tier, up=natural == "max")
-    return outcomes.verdicts[id(tier)]
+    return tier.verdict
 
 
 def land(tiers: tuple[Tier, ...], number: float) -> Tier:
