@@ -105,15 +105,17 @@ def assemble_check(ruleset: Ruleset, state: GameState, roller: Roller, skill: st
                    with_: str | None, is_save_hint: bool = False) -> CheckSheet:
     """SHEET-CHK-03: target and number, untrained rule, adjust, penalty, effects.
 
-    Assembled once per (ruleset, member, invented items) and asked-for check: the name is matched
-    (``match_check``) only when the sheet is assembled, not on every check.
+    Assembled once per (ruleset, member, invented items), layers and asked-for check: the name is
+    matched (``match_check``) only when the sheet is assembled, not on every check. The layers are
+    in the key as they are in ``view_for``'s (SHEET-FLD-06): two games may share a member object
+    and play different layers.
     """
     if roller.stranger:
         target = match_check(ruleset.sheet, skill, is_save_hint)
         return CheckSheet(target.kind, target.id, target.label, 0)
     character = current(state, roller)
     return _CHECKS.get((ruleset, character, _invented(character, state)),
-                       (skill, is_save_hint, with_),
+                       (state.layers, skill, is_save_hint, with_),
                        lambda: _assemble(view_for(ruleset, character, state=state),
                                          match_check(ruleset.sheet, skill, is_save_hint), with_))
 
