@@ -111,10 +111,10 @@ def _prepended(content: JsonValue, text: str) -> JsonValue:
 
 class KeptRecords:
     """The records of candidates the proxy stored or read, by (chat, turn, candidate), for the
-    GM's view of the turn after: the view read the kept candidate's records from the store on
-    every request (0.9 of a streamed turn's 7 store calls, issue 13). A stored candidate is
-    never changed nor removed, so what is held here is what the store holds, for every worker;
-    which candidate is kept is still read from the store each time (``Engine.kept_after``)."""
+    GM's view of the turn after, which would otherwise read the kept candidate's records from
+    the store on every request. A stored candidate is never changed nor removed, so what is held
+    here is what the store holds, for every worker; which candidate is kept is still read from
+    the store each time (``Engine.kept_after``)."""
 
     def __init__(self, size: int = 4096) -> None:
         self._held: LRUCache[tuple[str, int, int], tuple[Record, ...]] = LRUCache(maxsize=size)
