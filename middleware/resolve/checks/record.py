@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import compress
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Literal, NamedTuple
@@ -40,7 +39,6 @@ _FIELD = {"with": "with_", "from": "from_", "zeroDice": "zero_dice", "darkHighes
 _PLUS = frozenset({"bonus", "adjust"})
 _EXTRA_VALUES = itemgetter(*(_FIELD.get(name, name) for name in EXTRAS))
 """A record's extras' values, in ``EXTRAS`` order, read from its fields in one call."""
-_PLACES = tuple(range(len(EXTRAS)))
 
 NO_ATTRS: Mapping[str, str] = MappingProxyType({})
 """The attributes of an ``Ask`` made with none: one shared mapping no one can change."""
@@ -151,17 +149,11 @@ class CheckRecord(Record):
         return attrs + self._extras()
 
     def _extras(self) -> list[tuple[str, str]]:
-        # Every extra is a plain field, their values read in one call. A check sets a handful of
-        # the 35: their places are picked out in C by the values' truth (``compress``), which
-        # cost half the loop in Python over all 35. A set extra whose value is false (0, False,
-        # "") is not picked; the count of values that are not None tells, and then they are
-        # picked out one by one.
+        # Every extra is a plain field, their values read in one call: a dict look-up per extra
+        # cost more than writing the handful a check sets.
         values = _EXTRA_VALUES(self.__dict__)
-        present = [(EXTRAS[i], values[i]) for i in compress(_PLACES, values)]
-        if len(present) != len(values) - values.count(None):
-            present = [(name, value) for name, value in zip(EXTRAS, values, strict=True)
-                       if value is not None]
-        return [(name, _extra_text(name, value)) for name, value in present]
+        return [(name, _extra_text(name, value))
+                for name, value in zip(EXTRAS, values, strict=True) if value is not None]
 
 
 def _text(value: int | None) -> str:
