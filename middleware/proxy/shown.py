@@ -3,17 +3,21 @@ cards``) comes back in the next request as cards, and the proxy puts the stored 
 its place before the request goes upstream (the model keeps reading the engine's resolved tags)
 and before the kept candidate is matched (by that text).
 
-A shown text is matched against the stored candidates of its turn, as ``for_people`` shows them;
-what was found (or not) is kept in a bounded cache, filled too as each answer is shown, so a long
-chat is read from the store once, not on every request. A shown text is known only to the
-identity whose chat showed it (``access``), and before the chat is known only while it stands for
-one stored text: two chats that rolled the same show the same cards, and each is then found by
-its own history (``restored``).
+A shown text is matched against the stored candidates of its turn, as ``for_people`` shows them.
+What was found is kept per chat, for as many chats as the chat tree's index holds (``PathIndex``),
+each with every turn read: a turn read from the store is read whole (each of its candidates, shown
+and as stored), so a chat sent back in full on each request is read from the store once, not on
+every request; the store's last turn is read only when something is not known. Kept per reply
+rather than per chat, 200 chats of five turns played at once (``test_proxy_load``) overflowed the
+cache of 160 replies and read every turn back on every request, a tenth of the proxy's time. A
+shown text is known only to the identity whose chat showed it (``access``), and before the chat is
+known only while it stands for one stored text: two chats that rolled the same show the same
+cards, and each is then found by its own history (``restored``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from cachetools import LRUCache
 
@@ -24,23 +28,24 @@ from middleware.proxy.access import Identity, owner
 from middleware.proxy.chat import ChatRequest, Message
 from middleware.proxy.inject import engine_records
 
-_Key = tuple[str, int, str]
+_Key = tuple[int, str]
 
 
 class ShownReplies:
     """The resolved texts of replies shown as cards, per chat and turn (and by shown text)."""
 
-    def __init__(self, engine: Engine, size: int) -> None:
+    def __init__(self, engine: Engine, chats: int) -> None:
         self._engine = engine
-        self._known: LRUCache[_Key, str | None] = LRUCache(maxsize=size)
-        self._texts: LRUCache[tuple[str, str], str | None] = LRUCache(maxsize=size)
+        self._chats: LRUCache[str, dict[_Key, str | None]] = LRUCache(maxsize=chats)
+        """Per chat, (turn, text as shown or as stored) to the stored text (None: none is)."""
+        self._texts: LRUCache[tuple[str, str], str | None] = LRUCache(maxsize=chats)
         """Shown text to stored text; None once two stored texts were shown alike (the same
         cards, different dice: two chats that rolled the same), so neither is guessed."""
 
     def shown(self, done: Processed) -> str:
         """``done`` as the chat is shown it (cards), remembered for when it comes back."""
         text = for_people(done.text, done.records)
-        self._known[(done.chat, done.turn, text.strip())] = done.text
+        _learn(self._of(done.chat), done.turn, text, done.text)
         key = (owner(done.chat).scope, text.strip())
         seen = self._texts.get(key, done.text)
         self._texts[key] = done.text if seen == done.text else None
@@ -54,49 +59,82 @@ class ShownReplies:
         read back, so its history routes as it did while held); then any of the identity's that
         one stored text alone was shown as (memory only). What is still not found (a branch's replies the
         cache let go) ``restored`` reads from the store once the chat is known."""
-        last = await self._last_turn(chat)
         texts: dict[int, str] = {}
-        turn = 0
-        for index, message in enumerate(ask.messages):
-            turn += message.role == "user"
-            if message.role != "assistant":
-                continue
+        lookup = _Lookup(self._engine, chat, self._of(chat))
+        for index, turn, message in _replies(ask):
             shown = message.text.strip()
-            own = await self._resolved(chat, turn, shown) if 1 <= turn <= last else None
-            text = own or self._texts.get((identity.scope, shown))
+            text = await lookup.resolved(turn, shown) or self._texts.get((identity.scope, shown))
             if text is not None:
                 texts[index] = text
         return with_texts(ask, texts) if texts else ask
 
-    async def _last_turn(self, chat: str) -> int:
-        """The chat's last turn started; 0 for a chat with no game yet."""
-        try:
-            return await self._engine.store.last_turn(chat)
-        except GameError:
-            return 0
-
     async def restored(self, chat: str, ask: ChatRequest) -> ChatRequest:
         """``ask`` with every assistant message that is a stored candidate shown as cards
         replaced by that candidate's resolved text (a message matching none stays as sent)."""
-        last = await self._engine.store.last_turn(chat)
         texts: dict[int, str] = {}
-        turn = 0
-        for index, message in enumerate(ask.messages):
-            turn += message.role == "user"
-            if message.role == "assistant" and 1 <= turn <= last:
-                resolved = await self._resolved(chat, turn, message.text.strip())
-                if resolved is not None and resolved.strip() != message.text.strip():
-                    texts[index] = resolved
+        lookup = _Lookup(self._engine, chat, self._of(chat))
+        for index, turn, message in _replies(ask):
+            resolved = await lookup.resolved(turn, message.text.strip())
+            if resolved is not None and resolved.strip() != message.text.strip():
+                texts[index] = resolved
         return with_texts(ask, texts) if texts else ask
 
-    async def _resolved(self, chat: str, turn: int, shown: str) -> str | None:
-        key = (chat, turn, shown)
-        if key not in self._known:
-            replies = await self._engine.store.replies(chat, turn, turn)
-            self._known[key] = next((r.text for r in reversed(replies)
-                                     if for_people(r.text, engine_records(r.records)).strip()
-                                     == shown), None)
-        return self._known[key]
+    def _of(self, chat: str) -> dict[_Key, str | None]:
+        known = self._chats.get(chat)
+        if known is None:
+            known = self._chats[chat] = {}
+        return known
+
+
+class _Lookup:
+    """One request's look-ups in one chat: the store's last turn read once, when first needed."""
+
+    def __init__(self, engine: Engine, chat: str, known: dict[_Key, str | None]) -> None:
+        self._engine = engine
+        self._chat = chat
+        self._known = known
+        self._last: int | None = None
+
+    async def resolved(self, turn: int, shown: str) -> str | None:
+        """The stored text the reply at ``turn`` shown as ``shown`` is, or None."""
+        known = self._known
+        if (turn, shown) in known:
+            return known[(turn, shown)]
+        if not 1 <= turn <= await self._last_turn():
+            return None
+        await self._read_turn(turn)
+        return known.setdefault((turn, shown), None)
+
+    async def _read_turn(self, turn: int) -> None:
+        """Every candidate of ``turn`` learnt from the store, the newest last (it wins a tie)."""
+        for reply in await self._engine.store.replies(self._chat, turn, turn):
+            _learn(self._known, turn, for_people(reply.text, engine_records(reply.records)),
+                   reply.text)
+
+    async def _last_turn(self) -> int:
+        """The chat's last turn started; 0 for a chat with no game yet."""
+        if self._last is None:
+            try:
+                self._last = await self._engine.store.last_turn(self._chat)
+            except GameError:
+                self._last = 0
+        return self._last
+
+
+def _learn(known: dict[_Key, str | None], turn: int, shown: str, text: str) -> None:
+    """A stored ``text`` of ``turn``, shown as ``shown``: found by either."""
+    known[(turn, shown.strip())] = text
+    known[(turn, text.strip())] = text
+
+
+def _replies(ask: ChatRequest) -> Iterator[tuple[int, int, Message]]:
+    """Each assistant message of ``ask``: its index, the turn it answers (player messages
+    before it), the message."""
+    turn = 0
+    for index, message in enumerate(ask.messages):
+        turn += message.role == "user"
+        if message.role == "assistant":
+            yield index, turn, message
 
 
 def with_texts(ask: ChatRequest, texts: Mapping[int, str]) -> ChatRequest:

@@ -101,8 +101,8 @@ async def test_a_cards_reply_and_a_tags_reply_sent_back_make_the_same_upstream_r
 
 
 async def test_a_cards_reply_the_cache_let_go_still_plays_on_its_turn() -> None:
-    """With one chat in memory (the shown replies remembered: 16), turn 1's cards come back after
-    twenty other chats were shown theirs: the proxy reads the chat's candidates back from the
+    """With one chat in memory (the shown replies of 16 chats remembered), turn 1's cards come
+    back after twenty other chats were shown theirs: the proxy reads the chat's candidates back from the
     store, so the history plays turn 2 of its chat on the candidate it kept — no edited
     candidate, no branch — and the model reads turn 1 as the stored tags."""
     upstream = FakeUpstream(always=Answer(REPLY))
@@ -125,6 +125,38 @@ async def test_a_cards_reply_the_cache_let_go_still_plays_on_its_turn() -> None:
     assert "x-gm-edited" not in answer.headers and "x-gm-branch-of" not in answer.headers
     assert 1 == len(stored)
     assert stored[0] == upstream.seen[-1]["messages"][2]["content"]
+
+
+async def test_a_long_chat_sent_back_whole_is_read_from_the_store_once() -> None:
+    """A chat UI sends the whole history, shown as cards, with every turn: with one chat in
+    memory (the shown replies of 16 chats remembered), a 24-turn chat never reads its earlier
+    turns back from the store to find the stored texts (it did on every request once the chat
+    had shown more than 16 replies), and the model reads every turn as the stored tags."""
+    upstream = FakeUpstream(always=Answer(REPLY))
+    messages: list[dict[str, Any]] = history("Turn 1.")
+    async with served(upstream, ServeOptions(display="cards", timeout=TIMEOUT, chats=1)) as proxy, \
+            proxy.client() as http:
+        store = proxy.engine.store
+        turns_read: list[tuple[int, int]] = []
+        replies = store.replies
+
+        async def counted(chat: str, first: int, last: int) -> Any:
+            turns_read.append((first, last))
+            return await replies(chat, first, last)
+
+        store.replies = counted  # type: ignore[method-assign]
+        for turn in range(1, 25):
+            answer = await http.post("/v1/chat/completions", json={"model": "m",
+                                                                    "messages": messages})
+            assert (200, str(turn)) == (answer.status_code, answer.headers["x-gm-turn"])
+            messages += [{"role": "assistant",
+                          "content": answer.json()["choices"][0]["message"]["content"]},
+                         {"role": "user", "content": f"Turn {turn + 1}."}]
+        chat = chat_for(messages)
+        stored = [(await proxy.engine.candidates(chat, turn))[0].text for turn in range(1, 25)]
+    assert [] == [read for read in turns_read if read[0] == read[1]]
+    sent = [m["content"] for m in upstream.seen[-1]["messages"] if m["role"] == "assistant"]
+    assert stored[:23] == sent
 
 
 async def test_a_continue_is_shown_as_cards_and_comes_back_as_one_reply() -> None:
