@@ -8,9 +8,9 @@ What was found is kept per chat, for as many chats as the chat tree's index hold
 each with every turn read: a turn read from the store is read whole (each of its candidates, shown
 and as stored), so a chat sent back in full on each request is read from the store once, not on
 every request; the store's last turn is read only when something is not known. Kept per reply
-rather than per chat, 200 chats of five turns played at once (``test_proxy_load``) overflowed the
-cache of 160 replies and read every turn back on every request, a tenth of the proxy's time. A
-shown text is known only to the identity whose chat showed it (``access``), and before the chat is
+(16 × ``--chats`` of them), a chat sent back with more replies than that read every turn back on
+every request: 200 chats of 20 turns at once (``test_proxy_load``) took a fifth more CPU a
+stream. A shown text is known only to the identity whose chat showed it (``access``), and before the chat is
 known only while it stands for one stored text: two chats that rolled the same show the same
 cards, and each is then found by its own history (``restored``).
 """
