@@ -10,9 +10,9 @@ and as stored), so a chat sent back in full on each request is read from the sto
 every request; the store's last turn is read only when something is not known. Kept per reply
 (16 × ``--chats`` of them), a chat sent back with more replies than that read every turn back on
 every request: 200 chats of 20 turns at once (``test_proxy_load``) took a fifth more CPU a
-stream. A shown text is known only to the identity whose chat showed it (``access``), and before the chat is
-known only while it stands for one stored text: two chats that rolled the same show the same
-cards, and each is then found by its own history (``restored``).
+stream. A shown text is known only to the identity whose chat showed it (``access``), and before
+the chat is known only while it stands for one stored text: two chats that rolled the same show
+the same cards, and each is then found by its own history (``restored``).
 """
 
 from __future__ import annotations
