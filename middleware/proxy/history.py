@@ -47,18 +47,18 @@ class History:
 
 def read_history(messages: Sequence[Message]) -> History:
     """Player messages with their kept replies; the tail when the last message is the GM's."""
-    turns: list[Said] = []
-    reply: str | None = None
+    users: list[str] = []
+    after: list[str | None] = []  # the last assistant text after each player message
     for message in messages:
         if message.role == "user":
-            if turns:
-                turns[-1] = Said(turns[-1].user, reply)
-            turns.append(Said(message.text, None))
-            reply = None
-        elif message.role == "assistant" and turns:
-            reply = message.text
-    tail = reply if messages and messages[-1].role == "assistant" else None
-    return History(tuple(turns), tail)
+            users.append(message.text)
+            after.append(None)
+        elif message.role == "assistant" and users:
+            after[-1] = message.text
+    tail = after[-1] if users and messages[-1].role == "assistant" else None
+    # each Said built once: the whole history is read on every request; the last turn's reply is
+    # the tail, never a kept one
+    return History(tuple(map(Said, users, [*after[:-1], None])), tail)
 
 
 def text_key(text: str) -> str:
