@@ -171,9 +171,10 @@ class ChatTree:
         The turns are read up to the one after the history's, so that ``follow`` knows from
         them where the chat ends, and reads neither again."""
         replies = history.replies()
+        spots = [self.index.spots_in(text, chat) for _, text in replies]
         # the reply at the history's turn j can only be a turn j or later (turns are never lost)
-        seen = [{s.turn for s in self.index.spots_in(text, chat) if s.turn >= j}
-                for j, text in replies]
+        seen = [{s.turn for s in found if s.turn >= j}
+                for (j, _), found in zip(replies, spots, strict=True)]
         offsets = _offsets(replies, seen) or ([0] if fallback else [])
         if not offsets:
             return None
@@ -192,9 +193,9 @@ class ChatTree:
 
         offset = max(offsets, key=lambda o: (matched(o), players(o))) if len(offsets) > 1 \
             else offsets[0]
-        kept = sum(1 for j, text in replies if (row := rows.get(j + offset)) is not None
-                   and any(s.turn == j + offset and s.candidate == row.selected
-                           for s in self.index.spots_in(text, chat)))
+        kept = sum(1 for (j, _), found in zip(replies, spots, strict=True)
+                   if (row := rows.get(j + offset)) is not None and row.selected is not None
+                   and Spot(chat, j + offset, row.selected) in found)
         return offset, matched(offset), kept, players(offset), read
 
 
