@@ -39,8 +39,9 @@ class ShownReplies:
         self._chats: LRUCache[str, dict[_Key, str | None]] = LRUCache(maxsize=chats)
         """Per chat, (turn, text as shown or as stored) to the stored text (None: none is)."""
         self._texts: LRUCache[tuple[str, str], str | None] = LRUCache(maxsize=chats)
-        """Shown text to stored text; None once two stored texts were shown alike (the same
-        cards, different dice: two chats that rolled the same), so neither is guessed."""
+        """Shown text to stored text, for as many texts as ``chats`` (the newest shown, across
+        chats); None once two stored texts were shown alike (the same cards, different dice: two
+        chats that rolled the same), so neither is guessed."""
 
     def shown(self, done: Processed) -> str:
         """``done`` as the chat is shown it (cards), remembered for when it comes back."""

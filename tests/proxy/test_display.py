@@ -102,8 +102,8 @@ async def test_a_cards_reply_and_a_tags_reply_sent_back_make_the_same_upstream_r
 
 async def test_a_cards_reply_the_cache_let_go_still_plays_on_its_turn() -> None:
     """With one chat in memory (the shown replies of 16 chats remembered), turn 1's cards come
-    back after twenty other chats were shown theirs: the proxy reads the chat's candidates back from the
-    store, so the history plays turn 2 of its chat on the candidate it kept — no edited
+    back after twenty other chats were shown theirs: the proxy reads the chat's candidates back
+    from the store, so the history plays turn 2 of its chat on the candidate it kept — no edited
     candidate, no branch — and the model reads turn 1 as the stored tags."""
     upstream = FakeUpstream(always=Answer(REPLY))
     first = history("I heave.")
