@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 from starlette.applications import Starlette
 from starlette.background import BackgroundTask
 from starlette.middleware import Middleware
@@ -64,6 +64,7 @@ from middleware.proxy.options import ServeOptions
 from middleware.proxy.peek import peek
 from middleware.proxy.refusals import error_response, upstream_refused
 from middleware.proxy.shown import ShownReplies
+from middleware.proxy.sse_answer import EventAnswer
 from middleware.proxy.stream import (
     chat_stream,
     gm_fields,
@@ -230,7 +231,7 @@ class _Proxy:
     def _events(self, events: AsyncIterator[bytes], release: Release | None = None,
                 headers: dict[str, str] | None = None) -> Response:
         """An SSE answer, with a comment every ``keepalive`` seconds while nothing else is sent."""
-        return EventSourceResponse(events, ping=self.options.keepalive, sep="\n",
+        return EventAnswer(events, ping=self.options.keepalive, sep="\n",
                                    ping_message_factory=_keepalive,
                                    headers={**SSE_HEADERS, **(headers or {})},
                                    background=BackgroundTask(_on_loop, release) if release else None)

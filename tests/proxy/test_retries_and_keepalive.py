@@ -8,8 +8,11 @@ import json
 from typing import Any
 
 import httpx
+import pytest
+import sse_starlette.sse
 
 from middleware.proxy import ServeOptions
+from middleware.proxy.sse_answer import EventAnswer
 from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, history
 from tests.proxy.fake_upstream import Answer, FakeUpstream, served, tool_call
 
@@ -115,3 +118,39 @@ async def test_a_stream_the_client_drops_stores_nothing_and_frees_its_key() -> N
         stored = await proxy.engine.candidates(chat_for(messages), 1)
     assert ([], 2) == (dropped, len(upstream.seen))
     assert ([stored[0].text], False) == ([text], gm["replayed"])
+
+
+async def test_a_streamed_answer_sends_its_events_without_a_cancel_scope_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no send timeout, each event is sent bare (``sse_answer``): sse-starlette's own scope
+    per send is never entered, and the reply, its records and the keep-alive still arrive whole.
+    sse-starlette's scope raises here, so the test fails where its path runs."""
+    def no_scope(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a send entered a cancel scope")
+
+    monkeypatch.setattr(sse_starlette.sse.anyio, "move_on_after", no_scope, raising=True)
+    upstream = FakeUpstream([Answer(REPLY, pause=0.3)])
+    messages = history("I pull the lever.")
+    async with served(upstream, ServeOptions(keepalive=0.05, timeout=TIMEOUT)) as proxy, \
+            proxy.client() as http:
+        body = {"model": "m", "messages": messages, "stream": True}
+        async with http.stream("POST", "/v1/chat/completions", json=body) as response:
+            raw = (await response.aread()).decode()
+        stored = await proxy.engine.candidates(chat_for(messages), 1)
+    events = [json.loads(line[6:]) for line in raw.split("\n") if line.startswith("data: {")]
+    text = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
+    assert (stored[0].text, True) == (text, ": keep-alive" in raw.split("\n"))
+    assert raw.rstrip("\n").split("\n")[-1] in ("data: [DONE]", ": keep-alive")
+
+
+async def test_a_send_that_fails_marks_the_answer_interrupted() -> None:
+    """A send the server refuses (the client gone) raises on, and the answer knows it was cut
+    (sse-starlette then sends no closing body after it)."""
+    answer = EventAnswer(iter(()), ping=0)
+
+    async def gone(message: Any) -> None:
+        raise OSError("the client went away")
+
+    with pytest.raises(OSError):
+        await answer._send_with_timeout(gone, {"type": "http.response.body", "body": b"x"})
+    assert answer._send_interrupted
