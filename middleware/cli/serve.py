@@ -100,8 +100,9 @@ def serve_command(
                                                              "past it).")] = MAX_CONNECTIONS,
     chats: Annotated[int, typer.Option(min=1, help="Chats kept in memory (the rest are read "
                                                    "from the store when they return).")] = 1024,
-    keepalive: Annotated[float, typer.Option(min=0, help="Seconds between SSE keep-alive "
-                                                         "comments (0: none).")] = 10.0,
+    keepalive: Annotated[float, typer.Option(min=0, help="Seconds of silence on a stream before "
+                                                         "an SSE keep-alive comment (0: none).")
+                         ] = 10.0,
     upstream_timeout: Annotated[float, typer.Option(min=1, help="Seconds the upstream may take "
                                                                "to answer (504 past it).")] = 300.0,
     tools: Annotated[bool, typer.Option(help="Tool mode: the model calls the Engine's functions "

@@ -32,7 +32,6 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from sse_starlette import ServerSentEvent
 from starlette.applications import Starlette
 from starlette.background import BackgroundTask
 from starlette.middleware import Middleware
@@ -231,10 +230,9 @@ class _Proxy:
     def _events(self, events: AsyncIterator[bytes], release: Release | None = None,
                 headers: dict[str, str] | None = None) -> Response:
         """An SSE answer, with a comment every ``keepalive`` seconds while nothing else is sent."""
-        return EventAnswer(events, ping=self.options.keepalive, sep="\n",
-                                   ping_message_factory=_keepalive,
-                                   headers={**SSE_HEADERS, **(headers or {})},
-                                   background=BackgroundTask(_on_loop, release) if release else None)
+        return EventAnswer(events, keepalive=self.options.keepalive,
+                           headers={**SSE_HEADERS, **(headers or {})},
+                           background=BackgroundTask(_on_loop, release) if release else None)
 
     async def prompt(self, request: Request) -> Response:
         """``GET /v1/gm/chats/{chat}/prompt``: what the chat's next turn will be sent (peek);
@@ -378,10 +376,6 @@ async def _on_loop(release: Release) -> None:
     """``release`` called on the event loop: Starlette runs a plain function's background task in
     a worker thread, and that trip (the GIL handed to the thread) cost a stream about 2 ms."""
     release()
-
-
-def _keepalive() -> ServerSentEvent:
-    return ServerSentEvent(comment="keep-alive", sep="\n")
 
 
 def _answer(answer: dict[str, Any], done: Processed, shown: str) -> dict[str, Any]:

@@ -13,8 +13,7 @@ import subprocess
 import sys
 from typing import Any
 
-SERVERS = ("asyncio", "asyncpg", "starlette", "sse_starlette", "uvicorn", "aiohttp", "uvloop",
-           "structlog")
+SERVERS = ("asyncio", "asyncpg", "starlette", "uvicorn", "aiohttp", "uvloop", "structlog")
 """What only a running command needs: the event loop, the database driver, the web stack, the
 log set-up."""
 

@@ -8,12 +8,12 @@ import json
 from typing import Any
 
 import httpx
-import pytest
-import sse_starlette.sse
+import uvicorn
 
+from middleware.cli.serve import proxy_app
 from middleware.proxy import ServeOptions
-from middleware.proxy.sse_answer import EventAnswer
-from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, history
+from middleware.proxy.server import server_config
+from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, free_socket, hearth, history, serving
 from tests.proxy.fake_upstream import Answer, FakeUpstream, served, tool_call
 
 REPLY = f"Ada pulls. {CHECK} It gives."
@@ -120,37 +120,39 @@ async def test_a_stream_the_client_drops_stores_nothing_and_frees_its_key() -> N
     assert ([stored[0].text], False) == ([text], gm["replayed"])
 
 
-async def test_a_streamed_answer_sends_its_events_without_a_cancel_scope_each(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """With no send timeout, each event is sent bare (``sse_answer``): sse-starlette's own scope
-    per send is never entered, and the reply, its records and the keep-alive still arrive whole.
-    sse-starlette's scope raises here, so the test fails where its path runs."""
-    def no_scope(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("a send entered a cancel scope")
 
-    monkeypatch.setattr(sse_starlette.sse.anyio, "move_on_after", no_scope, raising=True)
-    upstream = FakeUpstream([Answer(REPLY, pause=0.3)])
+async def test_a_server_shutting_down_lets_a_stream_in_progress_end_and_stores_it() -> None:
+    """``serve`` stopping (uvicorn's graceful exit, as on SIGTERM) while a reply streams: the
+    stream goes on to its end, the client gets it whole, and it is stored."""
+    upstream = FakeUpstream([Answer(REPLY, pause=0.4)])
     messages = history("I pull the lever.")
-    async with served(upstream, ServeOptions(keepalive=0.05, timeout=TIMEOUT)) as proxy, \
-            proxy.client() as http:
-        body = {"model": "m", "messages": messages, "stream": True}
-        async with http.stream("POST", "/v1/chat/completions", json=body) as response:
-            raw = (await response.aread()).decode()
-        stored = await proxy.engine.candidates(chat_for(messages), 1)
-    events = [json.loads(line[6:]) for line in raw.split("\n") if line.startswith("data: {")]
+    options = ServeOptions(timeout=TIMEOUT)
+    async with serving(upstream.app()) as upstream_url:
+        running = await proxy_app(hearth(), upstream_url + upstream.prefix, None, "memory://",
+                                  options)
+        sock = free_socket()
+        server = uvicorn.Server(server_config(running.app, options, log_level="warning",
+                                              log_config=None))
+        serving_task = asyncio.create_task(server.serve(sockets=[sock]))
+        try:
+            while not server.started:
+                await asyncio.sleep(0.01)
+            url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+            async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
+                body = {"model": "m", "messages": messages, "stream": True}
+                async with http.stream("POST", "/v1/chat/completions", json=body) as response:
+                    chunks = response.aiter_raw()
+                    raw = await anext(chunks)
+                    server.should_exit = True  # the first event is in: stop the server
+                    raw += b"".join([data async for data in chunks])
+            await asyncio.wait_for(serving_task, TIMEOUT)
+            stored = await running.engine.candidates(chat_for(messages), 1)
+        finally:
+            server.should_exit = True
+            await running.close()
+            sock.close()
+    events = [json.loads(line[6:]) for line in raw.decode().split("\n")
+              if line.startswith("data: {")]
     text = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
-    assert (stored[0].text, True) == (text, ": keep-alive" in raw.split("\n"))
-    assert raw.rstrip("\n").split("\n")[-1] in ("data: [DONE]", ": keep-alive")
-
-
-async def test_a_send_that_fails_marks_the_answer_interrupted() -> None:
-    """A send the server refuses (the client gone) raises on, and the answer knows it was cut
-    (sse-starlette then sends no closing body after it)."""
-    answer = EventAnswer(iter(()), ping=0)
-
-    async def gone(message: Any) -> None:
-        raise OSError("the client went away")
-
-    with pytest.raises(OSError):
-        await answer._send_with_timeout(gone, {"type": "http.response.body", "body": b"x"})
-    assert answer._send_interrupted
+    assert raw.decode().rstrip("\n").endswith("data: [DONE]")
+    assert ([stored[0].text], True) == ([text], serving_task.done())

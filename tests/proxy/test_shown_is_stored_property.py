@@ -180,7 +180,8 @@ class Table:
 
 
 async def _cancelled(tasks: set[asyncio.Task[Any]]) -> None:
-    """``tasks`` cancelled and waited for: sse-starlette's watchers of streams long ended."""
+    """``tasks`` cancelled and waited for: whatever the servers left running (a stream's watcher
+    cancelled as it ended runs its cancellation on the loop's next turn)."""
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
