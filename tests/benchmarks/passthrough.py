@@ -1,7 +1,7 @@
 """A proxy that does nothing: ``POST /v1/chat/completions`` passed to the upstream and its stream
-passed back byte for byte, on the stack ``serve`` runs on (Starlette under uvicorn on uvloop, the
-upstream read with aiohttp). The latency benchmark runs it beside ``serve`` as the floor: what any
-proxy on this stack adds before doing any work of its own.
+passed back byte for byte, on the stack ``serve`` runs on (Starlette under uvicorn on uvloop and
+httptools, the upstream read with aiohttp). The latency benchmark runs it beside ``serve`` as the
+floor: what any proxy on this stack adds before doing any work of its own.
 
 ``python -m tests.benchmarks.passthrough PORT UPSTREAM_URL``
 """
@@ -47,7 +47,7 @@ def passthrough(upstream: str) -> Starlette:
 
 def main() -> None:
     uvicorn.run(passthrough(sys.argv[2]), host="127.0.0.1", port=int(sys.argv[1]),
-                log_level="warning", loop="uvloop", lifespan="off", ws="none")
+                log_level="warning", loop="uvloop", http="httptools", lifespan="off", ws="none")
 
 
 if __name__ == "__main__":

@@ -85,6 +85,71 @@ async def test_an_idle_connection_that_never_sends_a_request_is_closed() -> None
     assert b"" == got
 
 
+async def read_answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bytes:
+    """What the server sends until it closes the connection (bounded by ``BOUND``)."""
+    try:
+        async with asyncio.timeout(BOUND):
+            return await reader.read()
+    except ConnectionResetError:
+        return b""
+    finally:
+        writer.close()
+
+
+async def test_a_request_head_over_64_kib_is_a_400_and_closed() -> None:
+    """A request line and headers past 64 KiB, sent at once, are refused with a 400 and the
+    connection closed; the model is never asked."""
+    upstream = FakeUpstream([Answer("Fine.")])
+    async with served(upstream) as proxy:
+        reader, writer = await connect(proxy.url)
+        headers = b"".join(b"X-Pad-%d: %s\r\n" % (n, b"p" * 1000) for n in range(70))
+        writer.write(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n" + headers
+                     + b"Content-Length: 2\r\n\r\n{}")
+        got = await read_answer(reader, writer)
+    assert (b"HTTP/1.1 400", []) == (got[:12], upstream.seen)
+
+
+async def test_a_request_head_that_goes_on_past_64_kib_is_refused_before_it_ends() -> None:
+    """One header sent a kilobyte at a time and never ended: the 400 comes while the head is
+    still coming (before 80 KiB of it were sent), so no more than about 64 KiB of it is held."""
+    async with served(FakeUpstream()) as proxy:
+        reader, writer = await connect(proxy.url)
+        writer.write(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Long: ")
+        sent = 0
+
+        async def pour() -> None:
+            nonlocal sent
+            for _ in range(80):
+                writer.write(b"y" * 1024)
+                await writer.drain()
+                sent += 1
+                await asyncio.sleep(0.005)
+
+        pouring = asyncio.create_task(pour())
+        try:
+            async with asyncio.timeout(BOUND):
+                got = await reader.read(12)  # the answer's first bytes: stop pouring
+        finally:
+            pouring.cancel()
+            writer.close()
+    assert (b"HTTP/1.1 400", True) == (got, 64 <= sent < 80)
+
+
+async def test_a_body_sent_with_its_head_in_one_write_is_no_long_head() -> None:
+    """A 300 KB request (a long history) written at once with its head: only the head counts
+    toward the 64 KiB bound, and the request is answered."""
+    upstream = FakeUpstream([Answer("Fine.")])
+    messages = history("Hi.", system="You are the GM. " + "Lore. " * 50_000)
+    body = json.dumps({"model": "m", "messages": messages}).encode()
+    async with served(upstream) as proxy:
+        reader, writer = await connect(proxy.url)
+        writer.write(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                     % (len(body), body))
+        got = await read_answer(reader, writer)
+    assert (b"HTTP/1.1 200", 1) == (got[:12], len(upstream.seen))
+
+
 async def test_a_body_trickled_past_the_body_timeout_is_a_408_and_closed() -> None:
     """Headers in time, then a body a byte every 0.05 s: past ``body_timeout`` the answer is
     an OpenAI-shaped 408 and the connection is closed; the model is never asked."""
