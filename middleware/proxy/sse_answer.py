@@ -44,7 +44,6 @@ class EventAnswer(StreamingResponse):
                  headers: dict[str, str] | None = None,
                  background: BackgroundTask | None = None) -> None:
         super().__init__(events, headers=headers, background=background)
-        self._events = events
         self._keepalive = keepalive
         self._sent_at = 0.0
         self._done = False
@@ -64,7 +63,7 @@ class EventAnswer(StreamingResponse):
         finally:
             self._done = True  # before any await: the watcher cancels nothing from here on
             watcher.cancel()
-            if (aclose := getattr(self._events, "aclose", None)) is not None:
+            if (aclose := getattr(self.body_iterator, "aclose", None)) is not None:
                 await aclose()  # its own cleanup, where a send or the watcher stopped it
         if self.background is not None:
             await self.background()
@@ -72,7 +71,7 @@ class EventAnswer(StreamingResponse):
     async def _stream(self, send: Send, loop: asyncio.AbstractEventLoop) -> None:
         await send({"type": "http.response.start", "status": self.status_code,
                     "headers": self.raw_headers})
-        async for data in self._events:
+        async for data in self.body_iterator:
             await send({"type": "http.response.body", "body": data, "more_body": True})
             self._sent_at = loop.time()
         await send({"type": "http.response.body", "body": b"", "more_body": False})
