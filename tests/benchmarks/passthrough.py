@@ -18,13 +18,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from middleware.proxy.upstream import KEEP_ALIVE, MAX_CONNECTIONS
+
 
 def passthrough(upstream: str) -> Starlette:
     sessions: list[aiohttp.ClientSession] = []
 
     async def completions(request: Request) -> Response:
-        if not sessions:
-            sessions.append(aiohttp.ClientSession())
+        if not sessions:  # kept connections let go before the upstream's 5 s, as ``serve``'s
+            connector = aiohttp.TCPConnector(limit=MAX_CONNECTIONS, keepalive_timeout=KEEP_ALIVE)
+            sessions.append(aiohttp.ClientSession(connector=connector))
         answer = await sessions[0].post(f"{upstream}/v1/chat/completions",
                                         data=await request.body(),
                                         headers={"Content-Type": "application/json"})
