@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,8 +17,9 @@ import pytest
 
 from middleware.engine import Engine
 from middleware.proxy import ServeOptions
+from middleware.stores import open_store
 from middleware.stores.memory import MemoryStore
-from tests.proxy.conftest import CHECK, TIMEOUT, free_socket, hearth, history, serving
+from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, free_socket, hearth, history, serving
 from tests.proxy.fake_upstream import SECRET, Answer, FakeUpstream, served
 from tests.rulesets import bundled_path
 
@@ -129,6 +131,53 @@ async def test_serve_writes_one_json_stream_with_access_lines_and_upstream_failu
     assert [200] == [e["status"] for e in events if e["event"] == "http-request"][:1]
     assert [500] == [e["status"] for e in events if e["event"] == "upstream-failed"]
     assert SECRET not in "".join(lines)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+async def test_serve_given_sigterm_mid_stream_finishes_the_stream_and_stores_it(
+        tmp_path: Path) -> None:
+    """``gm-middleware serve`` gets SIGTERM while a reply streams (the model paused half way):
+    the client still gets the whole reply and ``[DONE]``, the candidate is in the store, and
+    then the process ends on that signal (uvicorn raises it again once the server has stopped,
+    so a process manager sees how it ended)."""
+    upstream = FakeUpstream([Answer(f"Ada pulls. {CHECK} It gives.", pause=0.5)])
+    store = f"sqlite:///{tmp_path / 'games.db'}"
+    sock = free_socket()
+    port = sock.getsockname()[1]
+    sock.close()
+    messages = history("I pull the lever.")
+    async with serving(upstream.app()) as upstream_url:
+        process = await asyncio.create_subprocess_exec(
+            str(Path(sys.executable).parent / "gm-middleware"), "serve",
+            "--ruleset", str(bundled_path("hearth-and-haul")), "--upstream", upstream_url,
+            "--store", store, "--port", str(port),
+            stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        try:
+            assert process.stderr is not None
+            await read_events(process.stderr, "Uvicorn running")
+            body = {"model": "m", "messages": messages, "stream": True}
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}",
+                                         timeout=TIMEOUT) as http, \
+                    http.stream("POST", "/v1/chat/completions", json=body) as response:
+                chunks = response.aiter_raw()
+                raw = await anext(chunks)
+                process.send_signal(signal.SIGTERM)  # the first event is in
+                raw += b"".join([data async for data in chunks])
+            exit_code = await asyncio.wait_for(process.wait(), TIMEOUT)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    engine = Engine(await open_store(store))
+    try:
+        stored = await engine.candidates(chat_for(messages), 1)
+    finally:
+        await engine.store.close()
+    events = [json.loads(line[6:]) for line in raw.decode().split("\n")
+              if line.startswith("data: {")]
+    text = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
+    assert raw.decode().rstrip("\n").endswith("data: [DONE]")
+    assert ([stored[0].text], -signal.SIGTERM) == ([text], exit_code)
 
 
 async def _ask_twice(url: str) -> list[int]:

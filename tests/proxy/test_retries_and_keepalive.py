@@ -8,12 +8,9 @@ import json
 from typing import Any
 
 import httpx
-import uvicorn
 
-from middleware.cli.serve import proxy_app
 from middleware.proxy import ServeOptions
-from middleware.proxy.server import server_config
-from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, free_socket, hearth, history, serving
+from tests.proxy.conftest import CHECK, TIMEOUT, chat_for, history
 from tests.proxy.fake_upstream import Answer, FakeUpstream, served, tool_call
 
 REPLY = f"Ada pulls. {CHECK} It gives."
@@ -119,40 +116,3 @@ async def test_a_stream_the_client_drops_stores_nothing_and_frees_its_key() -> N
     assert ([], 2) == (dropped, len(upstream.seen))
     assert ([stored[0].text], False) == ([text], gm["replayed"])
 
-
-
-async def test_a_server_shutting_down_lets_a_stream_in_progress_end_and_stores_it() -> None:
-    """``serve`` stopping (uvicorn's graceful exit, as on SIGTERM) while a reply streams: the
-    stream goes on to its end, the client gets it whole, and it is stored."""
-    upstream = FakeUpstream([Answer(REPLY, pause=0.4)])
-    messages = history("I pull the lever.")
-    options = ServeOptions(timeout=TIMEOUT)
-    async with serving(upstream.app()) as upstream_url:
-        running = await proxy_app(hearth(), upstream_url + upstream.prefix, None, "memory://",
-                                  options)
-        sock = free_socket()
-        server = uvicorn.Server(server_config(running.app, options, log_level="warning",
-                                              log_config=None))
-        serving_task = asyncio.create_task(server.serve(sockets=[sock]))
-        try:
-            while not server.started:
-                await asyncio.sleep(0.01)
-            url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-            async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
-                body = {"model": "m", "messages": messages, "stream": True}
-                async with http.stream("POST", "/v1/chat/completions", json=body) as response:
-                    chunks = response.aiter_raw()
-                    raw = await anext(chunks)
-                    server.should_exit = True  # the first event is in: stop the server
-                    raw += b"".join([data async for data in chunks])
-            await asyncio.wait_for(serving_task, TIMEOUT)
-            stored = await running.engine.candidates(chat_for(messages), 1)
-        finally:
-            server.should_exit = True
-            await running.close()
-            sock.close()
-    events = [json.loads(line[6:]) for line in raw.decode().split("\n")
-              if line.startswith("data: {")]
-    text = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
-    assert raw.decode().rstrip("\n").endswith("data: [DONE]")
-    assert ([stored[0].text], True) == ([text], serving_task.done())
