@@ -13,6 +13,14 @@ benchmark's ``extra_info``. No time is asserted.
 
 The servers are processes of their own, as in use: run in the benchmark's own event loop, the fake
 upstream's and the client's work would be counted as the proxy's.
+
+Two placements, each a test: ``apart``, the client (this process) on a CPU of its own and the
+three servers on the others, as in use, where the chat UI runs on another machine; and
+``shared``, every process wherever the kernel puts it. On 2 CPUs, ``shared`` puts three busy
+processes on two cores during a stream (the fake upstream writes its events as fast as it can,
+the proxy reads them, the client waits for the first), and the client waits for a core: measured
+in ``shared``, ``serve``'s response head took 1.5-1.8 ms to reach the client (0.3-0.35 ms in
+``apart``, where ``serve`` and the upstream share the other core). With one CPU both are the same.
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ import asyncio
 import json
 import os
 import statistics
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +76,29 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return cuts[49], cuts[98]
 
 
-async def measure(folder: Path) -> dict[str, float]:
+@contextmanager
+def placed(placement: str) -> Iterator[Callable[[], None]]:
+    """Within the block, processes this one starts run on every CPU but the first (``apart``; as
+    before, ``shared``); calling what it yields moves this process (the client) to that first
+    CPU. The CPUs it could run on come back after."""
+    cpus = os.sched_getaffinity(0)
+    first, rest = min(cpus), cpus - {min(cpus)}
+    apart = placement == "apart" and bool(rest)
+    if apart:
+        os.sched_setaffinity(0, rest)  # the servers started from here inherit it
+    try:
+        yield (lambda: os.sched_setaffinity(0, {first})) if apart else (lambda: None)
+    finally:
+        os.sched_setaffinity(0, cpus)
+
+
+async def measure(folder: Path, placement: str) -> dict[str, float]:
     """p50/p99 of first and last byte on every path; the proxy's CPU ms per stream."""
+    with placed(placement) as client_apart:
+        return await _measured(folder, client_apart)
+
+
+async def _measured(folder: Path, client_apart: Callable[[], None]) -> dict[str, float]:
     upstream, floor, proxy = free_port(), free_port(), free_port()
     upstream_url = f"http://127.0.0.1:{upstream}"
     samples: dict[str, list[tuple[float, float]]] = {path: [] for path in PATHS}
@@ -81,6 +112,7 @@ async def measure(folder: Path) -> dict[str, float]:
                     "--upstream", upstream_url, "--port", str(proxy), "--log-level", "warning",
                     "--store", f"sqlite:///{folder / 'games.db'}",
                     log=folder / "serve.log") as served:
+        client_apart()
         clients = {"direct": upstream_url, "passthrough": f"http://127.0.0.1:{floor}",
                    "new_chat": f"http://127.0.0.1:{proxy}", "next_turn": f"http://127.0.0.1:{proxy}"}
         https = {path: httpx.AsyncClient(base_url=url, timeout=60.0)
@@ -124,15 +156,17 @@ def figures(samples: dict[str, list[tuple[float, float]]],
 
 
 @pytest.mark.benchmark(group="proxy-latency")
-def test_added_latency_first_and_last_byte(benchmark: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("placement", ["apart", "shared"])
+def test_added_latency_first_and_last_byte(benchmark: Any, tmp_path: Path,
+                                           placement: str) -> None:
     found: dict[str, float] = {}
 
     def run() -> None:
-        found.update(asyncio.run(measure(tmp_path)))
+        found.update(asyncio.run(measure(tmp_path, placement)))
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info.update(found)
-    print(f"\n{ROUNDS} streams on each path, one at a time (ms):")
+    print(f"\n{ROUNDS} streams on each path, one at a time, the client {placement} (ms):")
     for path in PATHS:
         line = " | ".join(
             f"{edge} byte p50 {found[f'{path}_{edge}_p50_ms']:.1f} "
