@@ -9,7 +9,10 @@ Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_latency_bench.
 -s -p no:cacheprovider`` (``GM_LATENCY_ROUNDS``: requests of each kind, default 200). It prints
 p50 and p99 of the first byte of the answer and of its last byte on each path, what each adds to
 calling the upstream directly, and the proxy's CPU time per stream; the figures are kept in the
-benchmark's ``extra_info``. No time is asserted.
+benchmark's ``extra_info``. No time is asserted. ``GM_LATENCY_TIMED=1`` runs the pass-through and
+``serve`` under ``timed_server`` and prints, for each, the p50 of its time from a request's first
+bytes read to its response head written, and of the head's and the first event's trips from the
+server's write to the client's read.
 
 The servers are processes of their own, as in use: run in the benchmark's own event loop, the fake
 upstream's and the client's work would be counted as the proxy's.
@@ -29,10 +32,11 @@ import asyncio
 import json
 import os
 import statistics
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import pytest
@@ -49,21 +53,33 @@ REPLY = (f"The rain drums on the roof ({{said}}). {CHECK} The lock gives. "
 """Each reply names the player's message it answers (``{said}``), so, as a model's, each chat's
 replies are its own."""
 PATHS = ("direct", "passthrough", "new_chat", "next_turn")
+TIMED = os.environ.get("GM_LATENCY_TIMED", "") not in ("", "0")
 
 
-async def timed(http: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, float, str]:
-    """(first byte, last byte) of one streamed answer in ms from sending the request, and its
-    text."""
-    loop = asyncio.get_running_loop()
-    began = loop.time()
-    first = 0.0
+class Streamed(NamedTuple):
+    """One streamed answer: its first and last byte in ms from sending the request, its text,
+    and when (``time.monotonic``) the client had its head and its first body bytes."""
+
+    first: float
+    last: float
+    text: str
+    head_at: float
+    first_at: float
+
+
+async def timed(http: httpx.AsyncClient, body: dict[str, Any]) -> Streamed:
+    """One streamed answer, timed from sending the request."""
+    began = time.monotonic()
+    first_at = 0.0
     raw = bytearray()
     async with http.stream("POST", "/v1/chat/completions", json=body) as response:
+        head_at = time.monotonic()
         async for data in response.aiter_raw():
-            first = first or loop.time() - began
+            first_at = first_at or time.monotonic()
             raw += data
-    last = loop.time() - began
-    return first * 1000, last * 1000, streamed_text(raw.decode())
+    last = time.monotonic() - began
+    return Streamed((first_at - began) * 1000, last * 1000, streamed_text(raw.decode()), head_at,
+                    first_at)
 
 
 def streamed_text(raw: str) -> str:
@@ -92,25 +108,58 @@ def placed(placement: str) -> Iterator[Callable[[], None]]:
         os.sched_setaffinity(0, cpus)
 
 
-async def measure(folder: Path, placement: str) -> dict[str, float]:
-    """p50/p99 of first and last byte on every path; the proxy's CPU ms per stream."""
+def timed_command(out: Path, *command: str) -> tuple[str, ...]:
+    """A proxy's command: under ``timed_server`` (writing to ``out``) with ``GM_LATENCY_TIMED``;
+    ``serve`` is ``gm-middleware serve``, anything else a module run with ``-m``."""
+    if TIMED:
+        return "-m", "tests.benchmarks.timed_server", str(out), *command
+    return (gm_middleware(), *command) if command[0] == "serve" else ("-m", *command)
+
+
+def server_moments(out: Path) -> list[dict[str, float]]:
+    """What ``timed_server`` wrote of each ``/v1/chat/completions`` request, in order."""
+    lines = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+    return [moment for moment in lines if moment.get("path") == "/v1/chat/completions"]
+
+
+def trips(streams: list[Streamed], moments: list[dict[str, float]]) -> dict[str, float]:
+    """p50 in ms of a server's time from a request's first bytes to its head written, and of its
+    head's and first body's trips from the server's write to the client's read."""
+    pairs = list(zip(streams, moments, strict=True))[WARM_UP:]
+
+    def p50(took: Callable[[Streamed, dict[str, float]], float]) -> float:
+        return statistics.median(took(s, m) * 1000 for s, m in pairs)
+
+    return {"to_head": p50(lambda s, m: m["head"] - m["arrived"]),
+            "head_trip": p50(lambda s, m: s.head_at - m["head"]),
+            "first_trip": p50(lambda s, m: s.first_at - m["first_body"])}
+
+
+async def measure(folder: Path, placement: str) -> tuple[dict[str, float], dict[str, float]]:
+    """p50/p99 of first and last byte on every path, the proxy's CPU ms per stream; and, with
+    ``GM_LATENCY_TIMED``, where the proxies' first bytes spent their time (``trips``)."""
     with placed(placement) as client_apart:
         return await _measured(folder, client_apart)
 
 
-async def _measured(folder: Path, client_apart: Callable[[], None]) -> dict[str, float]:
+async def _measured(folder: Path, client_apart: Callable[[], None]
+                    ) -> tuple[dict[str, float], dict[str, float]]:
     upstream, floor, proxy = free_port(), free_port(), free_port()
     upstream_url = f"http://127.0.0.1:{upstream}"
     samples: dict[str, list[tuple[float, float]]] = {path: [] for path in PATHS}
+    streams: dict[str, list[Streamed]] = {path: [] for path in PATHS}
     cpu = {"new_chat": 0.0, "next_turn": 0.0}
     chats = [history(system=f"Long chat {n}.") for n in range(CHATS)]
     async with running(upstream, "-m", "tests.proxy.fake_upstream", str(upstream), REPLY,
                        log=folder / "upstream.log"), \
-            running(floor, "-m", "tests.benchmarks.passthrough", str(floor), upstream_url,
+            running(floor, *timed_command(folder / "passthrough.times",
+                                          "tests.benchmarks.passthrough", str(floor),
+                                          upstream_url),
                     log=folder / "passthrough.log"), \
-            running(proxy, gm_middleware(), "serve", "--ruleset", "hearth-and-haul",
-                    "--upstream", upstream_url, "--port", str(proxy), "--log-level", "warning",
-                    "--store", f"sqlite:///{folder / 'games.db'}",
+            running(proxy, *timed_command(folder / "serve.times", "serve", "--ruleset",
+                                          "hearth-and-haul", "--upstream", upstream_url,
+                                          "--port", str(proxy), "--log-level", "warning",
+                                          "--store", f"sqlite:///{folder / 'games.db'}"),
                     log=folder / "serve.log") as served:
         client_apart()
         clients = {"direct": upstream_url, "passthrough": f"http://127.0.0.1:{floor}",
@@ -127,17 +176,26 @@ async def _measured(folder: Path, client_apart: Callable[[], None]) -> dict[str,
                     body = {"model": "m", "stream": True,
                             "messages": chat if path == "next_turn" else new}
                     before = cpu_seconds(served.pid)
-                    first, last, text = await timed(https[path], body)
+                    streamed = await timed(https[path], body)
+                    streams[path].append(streamed)
                     if path == "next_turn":
-                        chat.append({"role": "assistant", "content": text})
+                        chat.append({"role": "assistant", "content": streamed.text})
                     if n >= WARM_UP:
-                        samples[path].append((first, last))
+                        samples[path].append((streamed.first, streamed.last))
                         if path in cpu:
                             cpu[path] += cpu_seconds(served.pid) - before
         finally:
             for http in https.values():
                 await http.aclose()
-    return figures(samples, cpu)
+    found: dict[str, float] = {}
+    if TIMED:
+        served_moments = server_moments(folder / "serve.times")
+        for path, moments in (("passthrough", server_moments(folder / "passthrough.times")),
+                              ("new_chat", served_moments[0::2]),
+                              ("next_turn", served_moments[1::2])):
+            found |= {f"{path}_{key}_p50_ms": ms
+                      for key, ms in trips(streams[path], moments).items()}
+    return figures(samples, cpu), found
 
 
 def figures(samples: dict[str, list[tuple[float, float]]],
@@ -160,12 +218,15 @@ def figures(samples: dict[str, list[tuple[float, float]]],
 def test_added_latency_first_and_last_byte(benchmark: Any, tmp_path: Path,
                                            placement: str) -> None:
     found: dict[str, float] = {}
+    where: dict[str, float] = {}
 
     def run() -> None:
-        found.update(asyncio.run(measure(tmp_path, placement)))
+        figures, trips = asyncio.run(measure(tmp_path, placement))
+        found.update(figures)
+        where.update(trips)
 
     benchmark.pedantic(run, rounds=1, iterations=1)
-    benchmark.extra_info.update(found)
+    benchmark.extra_info.update(found | where)
     print(f"\n{ROUNDS} streams on each path, one at a time, the client {placement} (ms):")
     for path in PATHS:
         line = " | ".join(
@@ -178,4 +239,9 @@ def test_added_latency_first_and_last_byte(benchmark: Any, tmp_path: Path,
         cpu = f" | proxy CPU {found[f'{path}_cpu_ms_per_stream']:.2f} ms a stream" \
             if f"{path}_cpu_ms_per_stream" in found else ""
         print(f"  {path:<12} {line}{cpu}")
+    for path in PATHS[1:] if where else ():
+        print(f"  {path:<12} in the server, request to head {where[f'{path}_to_head_p50_ms']:.2f}; "
+              f"from the server's write to the client's read: the head "
+              f"{where[f'{path}_head_trip_p50_ms']:.2f}, the first event "
+              f"{where[f'{path}_first_trip_p50_ms']:.2f} (p50)")
     assert 4 * 4 + 3 * 4 + 2 == len(found)
