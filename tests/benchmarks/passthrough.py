@@ -1,7 +1,8 @@
 """A proxy that does nothing: ``POST /v1/chat/completions`` passed to the upstream and its stream
 passed back byte for byte, on the stack ``serve`` runs on (Starlette under uvicorn on uvloop and
-httptools, the upstream read with aiohttp). The latency benchmark runs it beside ``serve`` as the
-floor: what any proxy on this stack adds before doing any work of its own.
+httptools, the upstream read with aiohttp, the stream sent as ``serve`` sends its events,
+``EventAnswer``). The latency benchmark runs it beside ``serve`` as the floor: what any proxy on
+this stack adds before doing any work of its own.
 
 ``python -m tests.benchmarks.passthrough PORT UPSTREAM_URL``
 """
@@ -15,9 +16,11 @@ import aiohttp
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from middleware.proxy.options import ServeOptions
+from middleware.proxy.sse_answer import EventAnswer
 from middleware.proxy.upstream import KEEP_ALIVE, MAX_CONNECTIONS
 
 
@@ -39,7 +42,7 @@ def passthrough(upstream: str) -> Starlette:
             finally:
                 answer.release()
 
-        return StreamingResponse(body(), media_type="text/event-stream")
+        return EventAnswer(body(), keepalive=ServeOptions().keepalive)
 
     async def models(request: Request) -> Response:
         return JSONResponse({"object": "list", "data": []})
