@@ -117,10 +117,11 @@ def placed(placement: str) -> Iterator[Callable[[], None]]:
         os.sched_setaffinity(0, cpus)
 
 
-def timed_command(out: Path, *command: str) -> tuple[str, ...]:
-    """A proxy's command: under ``timed_server`` (writing to ``out``) with ``GM_LATENCY_TIMED``;
-    ``serve`` is ``gm-middleware serve``, anything else a module run with ``-m``."""
-    if TIMED:
+def timed_command(out: Path, *command: str, timed: bool = TIMED) -> tuple[str, ...]:
+    """A proxy's command: under ``timed_server`` (writing to ``out``) when ``timed`` (default:
+    ``GM_LATENCY_TIMED``); ``serve`` is ``gm-middleware serve``, anything else a module run with
+    ``-m``."""
+    if timed:
         return "-m", "tests.benchmarks.timed_server", str(out), *command
     return (gm_middleware(), *command) if command[0] == "serve" else ("-m", *command)
 
