@@ -36,6 +36,9 @@ class Follow:
     turn: int
     continues: int | None
     edited: tuple[Spot, ...]
+    chosen: Mapping[int, Choice]
+    """Turn -> the candidate the history kept there (``edit`` where the reply sent back was no
+    candidate), for the turns it did not take as known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,15 +70,17 @@ class Read:
 
 
 async def follow(engine: Engine, index: PathIndex, chat: str, offset: int,
-                 history: History, hold: Hold | None = None, read: Read | None = None) -> Follow:
+                 history: History, hold: Hold | None = None, read: Read | None = None,
+                 known: int = 0) -> Follow:
     """Select, edit, open turns and branch so that ``chat``'s path is the history's (a branch
     made is held in the index with ``hold``). ``read``: ``chat``'s turns as the route read them,
-    when they cover the history and the turn after it."""
+    when they cover the history and the turn after it. ``known``: the history's leading turns
+    the route found on the path as stored (``tree_known``): nothing to select or tell there."""
     turn = len(history.turns) + offset
     last, rows = await _stored(engine, chat, offset + 1, turn, read)
-    plan = await _plan(engine, index, chat, offset, history, last)
+    plan = await _plan(engine, index, chat, offset, history, last, known)
     _edits_kept_whole(index, history, plan, offset)
-    leaves = _leaves(rows, offset, history, plan, last, turn)
+    leaves = _leaves(rows, offset, history, plan, last, turn, known)
     if leaves is not None:
         chat, edited = await _branched(engine, index, chat, leaves, offset, history, plan,
                                        hold)
@@ -87,7 +92,7 @@ async def follow(engine: Engine, index: PathIndex, chat: str, offset: int,
     for n in range(last + 1, turn + 1):
         await engine.user(chat, n, history.turns[n - offset - 1].user)
     continues, more = await _tail(engine, index, chat, turn, history.tail)
-    return Follow(chat, turn, continues, (*edited, *more))
+    return Follow(chat, turn, continues, (*edited, *more), plan)
 
 
 async def _stored(engine: Engine, chat: str, first: int, turn: int,
@@ -104,10 +109,11 @@ async def _stored(engine: Engine, chat: str, first: int, turn: int,
 
 
 async def _plan(engine: Engine, index: PathIndex, chat: str, offset: int, history: History,
-                last: int) -> dict[int, Choice]:
-    """Turn -> the candidate the history kept there, or ``edit`` for a reply no candidate is."""
+                last: int, known: int = 0) -> dict[int, Choice]:
+    """Turn -> the candidate the history kept there, or ``edit`` for a reply no candidate is;
+    after the ``known`` leading turns."""
     plan: dict[int, Choice] = {}
-    for j, said in enumerate(history.turns[:-1], start=1):
+    for j, said in enumerate(history.turns[known:-1], start=known + 1):
         turn = j + offset
         if said.kept is None or not 1 <= turn <= last:
             continue
@@ -120,15 +126,16 @@ async def _plan(engine: Engine, index: PathIndex, chat: str, offset: int, histor
 
 
 def _leaves(rows: Mapping[int, TurnRow], offset: int, history: History,
-            plan: dict[int, Choice], last: int, turn: int) -> int | None:
-    """The first turn where the history leaves the stored path (``rows``), or None."""
+            plan: dict[int, Choice], last: int, turn: int, known: int = 0) -> int | None:
+    """The first turn where the history leaves the stored path (``rows``), or None (the
+    ``known`` leading turns are on it)."""
     found: list[int] = []
     for n, choice in sorted(plan.items()):
         row = rows.get(n)
         if n < last and (choice == "edit" or row is None or choice != row.selected):
             found.append(n)
             break
-    for j, said in enumerate(history.turns, start=1):
+    for j, said in enumerate(history.turns[known:], start=known + 1):
         row = rows.get(j + offset)
         if row is not None and row.said and row.said != said.user \
                 and not _unanswered(row, last, turn):
