@@ -149,7 +149,7 @@ class ChatTree:
             chosen = dict(done.chosen)
             if known and before is not None:  # the turns it took as known, as they were kept
                 chosen |= {j + offset: c for j, c in enumerate(before.chosen[:known], start=1)}
-            path = known_path(chat, offset, history.turns[:-1], chosen, self.index.mark(chat))
+            path = known_path(chat, offset, history.turns[:-1], chosen)
         if path is None:
             self.known.forget(chat)
             self.known.forget(done.chat)
@@ -210,7 +210,7 @@ class ChatTree:
         turns the chat's last request followed (``known``) and a reply after them settles the
         offset alone, those turns are not looked up again once the rows read show the path
         still stands: each counts as matched, kept and said, as it did then."""
-        leading = known.leading(history, self.index.mark(chat)) if known is not None else 0
+        leading = known.leading(history) if known is not None else 0
         replies = history.replies()
         fresh = [(j, text) for j, text in replies if j > leading]
         spots = [self.index.spots_in(text, chat) for _, text in fresh]

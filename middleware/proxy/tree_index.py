@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import count, islice
+from itertools import islice
 from typing import Final, NamedTuple
 
 from middleware.engine import Engine
@@ -95,21 +95,8 @@ class PathIndex:
         held = self._held(chat)
         for key in (text_key(text), tags_key(text)):
             if key is not None:
-                spots = self._spots.setdefault(key, {}).setdefault(chat, set())
-                if spots and key.startswith("text:"):  # a text the chat held: its answer grows
-                    held.version += 1
-                spots.add(Spot(chat, turn, index))
+                self._spots.setdefault(key, {}).setdefault(chat, set()).add(Spot(chat, turn, index))
                 held.keys.append(key)
-
-    def mark(self, chat: str) -> tuple[int, int] | None:
-        """What ``chat``'s look-ups of texts found by text (``by_text``) answer now, as a mark
-        that changes whenever one such answer may: the chat read from the store, a candidate
-        added with a text the chat held already, or the chat let go and held again; None while
-        it is not held. A candidate added with a text of its own changes no other text's answer
-        (its tags may be another's, but a text found by text is never looked up by its tags),
-        and leaves the mark as it was."""
-        held = self._chats.get(chat)
-        return (held.epoch, held.version) if held is not None else None
 
     def spots(self, text: str) -> set[Spot]:
         """The candidates ``text`` is, in every chat held (``spots_in`` tells which)."""
@@ -150,7 +137,6 @@ class PathIndex:
         if held.seeded:
             return
         held.seeded = True
-        held.version += 1
         for row in await engine.store.replies(chat, 1, await engine.store.last_turn(chat)):
             self.add(chat, row.turn, row.index, row.text)
 
@@ -189,19 +175,14 @@ class PathIndex:
                 del self._spots[key]
 
 
-_EPOCHS = count()
-
-
 @dataclass(slots=True)
 class _Held:
-    """A chat held: the keys its candidates added, whether the store's were read, how many
-    routes hold it now, and its ``mark`` (``epoch``: which holding of the chat this is)."""
+    """A chat held: the keys its candidates added, whether the store's were read, and how many
+    routes hold it now."""
 
     keys: list[str] = field(default_factory=list)
     seeded: bool = False
     pins: int = 0
-    epoch: int = field(default_factory=lambda: next(_EPOCHS))
-    version: int = 0
 
 
 async def exists(engine: Engine, chat: str) -> bool:

@@ -6,16 +6,19 @@ in the index, scored them and planned what to select, each time, to find again t
 request before had just followed (3 ms of a 250-turn request's 5 before the upstream is asked,
 measured). ``KnownPath`` keeps that path: each leading turn's player message, the reply kept and
 the candidate it is. A request whose history starts with those very turns is taken as following
-them where two things still hold, both checked each time:
+them where the store holds the path still: the turns' rows, which the route reads whole every
+time, have each turn's kept candidate selected and its player's message as said.
 
-- the index answers for the chat as it did (``PathIndex.mark``): the chat was not read again from
-  the store nor let go, and no candidate came in with the text of one of its replies (each was
-  found by its text when the path was kept, so candidates sharing only its tags change nothing);
-- the store holds the path still: the turns' rows, which the route reads whole every time, have
-  each turn's kept candidate selected and its player's message as said. Another worker that
-  selected another candidate on one of those turns, or put a message there, shows in them.
+Why the rows tell all: a stored candidate never changes, and one is stored only at a chat's last
+turn (a request that asks again for an earlier turn, or keeps another reply there, is played on a
+branch) or, by a face that asks for it by number, selected as it is stored. So the only way the
+candidates the path's replies are looked up among can change is a new one at one of its turns,
+which is then the selected one there; another worker that selected another candidate on one of
+those turns, or put another message there, shows in the rows too. Each reply of a known path was
+found by its text, never by its tags alone (its prose edited): other candidates sharing its tags
+change nothing.
 
-Where either fails, or the history differs anywhere in those turns, the route looks every turn
+Where the rows differ, or the history differs anywhere in those turns, the route looks every turn
 up as before: what it finds is the same either way (``tests/proxy/test_tree_known.py``).
 """
 
@@ -34,20 +37,18 @@ from middleware.stores import TurnRow
 class KnownPath:
     """The leading turns of a history followed on ``chat`` at ``offset``: each ``Said`` (player
     message and reply kept), and the candidate each reply is (``chosen``), selected at its turn
-    when the request ended; ``mark``: the index's mark of the chat then."""
+    when the request ended."""
 
     chat: str
     offset: int
     turns: tuple[Said, ...]
     chosen: tuple[int, ...]
-    mark: tuple[int, int]
 
-    def leading(self, history: History, mark: tuple[int, int] | None) -> int:
+    def leading(self, history: History) -> int:
         """How many leading turns of ``history`` are this path's (0 for none): all of them, when
-        the history goes on past them with the same turns, under the same index mark."""
+        the history goes on past them with the same turns."""
         known = len(self.turns)
-        if mark != self.mark or len(history.turns) <= known \
-                or history.turns[:known] != self.turns:
+        if len(history.turns) <= known or history.turns[:known] != self.turns:
             return 0
         return known
 
@@ -60,17 +61,16 @@ class KnownPath:
         return True
 
 
-def known_path(chat: str, offset: int, turns: Sequence[Said], chosen: Mapping[int, object],
-               mark: tuple[int, int] | None) -> KnownPath | None:
+def known_path(chat: str, offset: int, turns: Sequence[Said],
+               chosen: Mapping[int, object]) -> KnownPath | None:
     """The path followed by a request whose turns (all but the last, which it played) each kept
     a reply that is candidate ``chosen[turn + offset]``; None when one kept none, or a reply was
-    no candidate (an edit), or the chat is not held."""
+    no candidate (an edit)."""
     picked = [chosen.get(j + offset) for j in range(1, len(turns) + 1)]
-    if mark is None or not turns or any(not isinstance(c, int) for c in picked) \
+    if not turns or any(not isinstance(c, int) for c in picked) \
             or any(said.kept is None for said in turns):
         return None
-    return KnownPath(chat, offset, tuple(turns), tuple(c for c in picked if isinstance(c, int)),
-                     mark)
+    return KnownPath(chat, offset, tuple(turns), tuple(c for c in picked if isinstance(c, int)))
 
 
 class KnownPaths:
