@@ -77,6 +77,7 @@ from middleware.proxy.tools.schemas import Schema
 from middleware.proxy.tree import ChatTree, named_chat, route_headers
 from middleware.proxy.tree import Route as Path
 from middleware.proxy.tree_index import PathIndex
+from middleware.proxy.tree_known import KnownPaths
 from middleware.proxy.upstream import Upstream, content_of
 from middleware.records import Record
 from middleware.rules.ruleset import Ruleset
@@ -141,7 +142,8 @@ class _Proxy:
                  options: ServeOptions, inject: InjectConfig) -> None:
         self.engine = engine
         self.inject = inject
-        self.tree = ChatTree(engine, PathIndex(options.chats * 16), KeptRecords(options.chats * 16))
+        self.tree = ChatTree(engine, PathIndex(options.chats * 16), KeptRecords(options.chats * 16),
+                             KnownPaths(options.chats * 16))
         self.upstream = upstream
         self.games = games
         self.options = options

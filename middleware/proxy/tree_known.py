@@ -4,10 +4,14 @@ turns up again; pure, no I/O.
 A chat UI sends the whole history with every request: at turn 250 the route looked up 249 replies
 in the index, scored them and planned what to select, each time, to find again the path the
 request before had just followed (3 ms of a 250-turn request's 5 before the upstream is asked,
-measured). ``KnownPath`` keeps that path: each leading turn's player message, the reply kept and
-the candidate it is. A request whose history starts with those very turns is taken as following
-them where the store holds the path still: the turns' rows, which the route reads whole every
-time, have each turn's kept candidate selected and its player's message as said.
+measured). ``KnownPath`` keeps that path: each leading turn's player message and reply kept, as
+fingerprints (the texts' hashes: a path of 250 turns holds 250 pairs of numbers, not the chat's
+text), and the candidate each reply is. A request whose history starts with turns of the same
+fingerprints is taken as following them where the store holds the path still: the turns' rows,
+which the route reads whole every time, have each turn's kept candidate selected and a player's
+message of its fingerprint as said. (Two texts of one fingerprint would be taken for each other:
+Python's string hash is 64 bits, keyed afresh in every process, so neither chance nor a client
+choosing its texts finds such a pair.)
 
 Why the rows tell all: a stored candidate never changes, and one is stored only at a chat's last
 turn (a request that asks again for an earlier turn, or keeps another reply there, is played on a
@@ -35,28 +39,30 @@ from middleware.stores import TurnRow
 
 @dataclass(frozen=True, slots=True)
 class KnownPath:
-    """The leading turns of a history followed on ``chat`` at ``offset``: each ``Said`` (player
-    message and reply kept), and the candidate each reply is (``chosen``), selected at its turn
+    """The leading turns of a history followed on ``chat`` at ``offset``: each turn's
+    fingerprint (``turns``: of its ``Said``, the player's message and the reply kept; ``users``:
+    of the message alone), and the candidate each reply is (``chosen``), selected at its turn
     when the request ended."""
 
     chat: str
     offset: int
-    turns: tuple[Said, ...]
+    turns: tuple[int, ...]
+    users: tuple[int, ...]
     chosen: tuple[int, ...]
 
     def leading(self, history: History) -> int:
         """How many leading turns of ``history`` are this path's (0 for none): all of them, when
-        the history goes on past them with the same turns."""
+        the history goes on past them with turns of the same fingerprints."""
         known = len(self.turns)
-        if len(history.turns) <= known or history.turns[:known] != self.turns:
+        if len(history.turns) <= known or tuple(map(hash, history.turns[:known])) != self.turns:
             return 0
         return known
 
     def stands(self, rows: Mapping[int, TurnRow]) -> bool:
         """Whether ``rows`` (the chat's turns as just read) still hold the path."""
-        for j, (said, chosen) in enumerate(zip(self.turns, self.chosen, strict=True), start=1):
+        for j, (user, chosen) in enumerate(zip(self.users, self.chosen, strict=True), start=1):
             row = rows.get(j + self.offset)
-            if row is None or row.selected != chosen or row.said != said.user:
+            if row is None or row.selected != chosen or hash(row.said) != user:
                 return False
         return True
 
@@ -70,7 +76,8 @@ def known_path(chat: str, offset: int, turns: Sequence[Said],
     if not turns or any(not isinstance(c, int) for c in picked) \
             or any(said.kept is None for said in turns):
         return None
-    return KnownPath(chat, offset, tuple(turns), tuple(c for c in picked if isinstance(c, int)))
+    return KnownPath(chat, offset, tuple(map(hash, turns)), tuple(hash(s.user) for s in turns),
+                     tuple(c for c in picked if isinstance(c, int)))
 
 
 class KnownPaths:

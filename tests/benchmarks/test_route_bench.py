@@ -26,22 +26,13 @@ import pytest
 from middleware.engine import Engine
 from middleware.proxy.chat import read_request
 from middleware.proxy.tree import ChatTree
-from middleware.proxy.tree_known import KnownPath, KnownPaths
+from middleware.proxy.tree_known import KnownPaths
 from middleware.stores import open_store
 from tests.gm_view.helpers import BRASS_PARTY, brass, party
+from tests.proxy.test_tree_known import NeverKnown
 
 TURNS = int(os.environ.get("GM_ROUTE_TURNS", "250"))
 BAND = 50
-
-
-class NeverKnown(KnownPaths):
-    """Known paths never kept: every request looks every turn up (as before they were)."""
-
-    def get(self, chat: str) -> KnownPath | None:
-        return None
-
-    def put(self, path: KnownPath) -> None:
-        pass
 
 
 async def played(folder: Path) -> dict[str, list[float]]:

@@ -24,7 +24,7 @@ from middleware.proxy.chat import read_request
 from middleware.proxy.history import History, Said
 from middleware.proxy.tree import ChatTree
 from middleware.proxy.tree_index import PathIndex, Spot, family, root_of
-from middleware.proxy.tree_known import KnownPath, KnownPaths
+from middleware.proxy.tree_known import KnownPath, KnownPaths, known_path
 from middleware.records import Record
 from middleware.stores import TurnRow
 from middleware.stores.memory import MemoryStore
@@ -189,7 +189,8 @@ def test_a_known_path_is_taken_only_under_the_same_turns() -> None:
     """``KnownPath.leading``: the history must go on past the known turns with those very
     turns."""
     turns = (Said("Hello.", "Hi."), Said("On.", "On it."))
-    path = KnownPath("c", 0, turns, (0, 1))
+    path = known_path("c", 0, turns, {1: 0, 2: 1})
+    assert path is not None
     assert 2 == path.leading(History((*turns, Said("Next.", None)), None))
     assert 0 == path.leading(History(turns, None))  # nothing past them
     edited = (Said("Hello.", "Hi!"), turns[1], Said("Next.", None))
@@ -201,7 +202,8 @@ def test_a_known_path_is_taken_only_under_the_same_turns() -> None:
 def test_a_known_path_stands_while_the_rows_hold_it() -> None:
     """``KnownPath.stands``: each known turn's row has its candidate selected and its player's
     message as said."""
-    path = KnownPath("c", 1, (Said("Hello.", "Hi."), Said("On.", "On it.")), (0, 1))
+    path = known_path("c", 1, (Said("Hello.", "Hi."), Said("On.", "On it.")), {2: 0, 3: 1})
+    assert path is not None
     rows = {2: TurnRow("c", 2, "Hello.", 0), 3: TurnRow("c", 3, "On.", 1)}
     assert path.stands(rows)
     assert not path.stands({**rows, 3: TurnRow("c", 3, "On.", 0)})
