@@ -140,7 +140,9 @@ class ChatTree:
         where it stayed on the chat it was routed to, edited nothing and extended nothing."""
         path = None
         # each reply of a known path was found by its text (those it took as known were when
-        # they were kept); one found by its tags alone, its prose edited, keeps no path
+        # they were kept): one found by its tags alone, its prose edited, would be found by its
+        # text instead once a candidate of that very text were stored, at any turn, and no row
+        # would show it; so it keeps no path
         if done.chat == chat and not done.edited and done.continues is None \
                 and history.tail is None and all(
                     self.index.by_text(said.kept) for said in history.turns[known:-1]
