@@ -8,7 +8,7 @@ sent back as a chat UI sends it).
 Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_latency_bench.py --benchmark-only
 -s -p no:cacheprovider`` (``GM_LATENCY_ROUNDS``: requests of each kind, default 200). It prints
 p50 and p99 of the first byte of the answer and of its last byte on each path, what each adds to
-calling the upstream directly, and the proxy's CPU time per stream; the figures are kept in the
+calling the upstream directly, and each proxy's CPU time per stream; the figures are kept in the
 benchmark's ``extra_info``. No time is asserted. ``GM_LATENCY_TIMED=1`` runs the pass-through and
 ``serve`` under ``timed_server`` and prints, for each, the p50 of its time from a request's first
 bytes read to its response head written, and of the head's and the first event's trips from the
@@ -17,14 +17,19 @@ server's write to the client's read.
 The servers are processes of their own, as in use: run in the benchmark's own event loop, the fake
 upstream's and the client's work would be counted as the proxy's.
 
-Two placements, each a test: ``apart``, the client (this process) on a CPU of its own and the
-three servers on the others, as in use, where the chat UI runs on another machine; and
-``shared``, every process wherever the kernel puts it. On 2 CPUs, ``shared`` puts three busy
-processes on two cores during a stream (the fake upstream writes its events as fast as it can,
-the proxy reads them, the client waits for the first), and the client often waits for a core:
-measured (``GM_LATENCY_TIMED``), ``serve``'s response head took 1.8-2.1 ms from its write to the
-client's read in ``shared`` and 0.35-0.37 ms in ``apart``, where ``serve`` and the upstream share
-the other core. With one CPU, or off Linux, both are the same.
+Each test is a placement and an upstream. The placements: ``apart``, the client (this process) on
+a CPU of its own and the three servers on the others, as in use, where the chat UI runs on
+another machine; ``proxy_apart``, the proxies on a CPU of their own and the client and the fake
+upstream on the others, as in use, where the proxy's machine runs the proxy alone; and
+``shared``, every process wherever the kernel puts it. The upstreams: ``instant`` writes its
+events as fast as it can, ``paced`` one every ``GM_LATENCY_PACE_MS`` (default 1), as a model
+writes its reply token by token, so the proxy reads each event on its own and waits between
+them. On 2 CPUs, with the upstream ``instant``, ``shared`` puts three busy processes on two cores
+during a stream (the fake upstream writes its events as fast as it can, the proxy reads them,
+the client waits for the first), and the client often waits for a core: measured
+(``GM_LATENCY_TIMED``), ``serve``'s response head took 1.8-2.1 ms from its write to the client's
+read in ``shared`` and 0.35-0.37 ms in ``apart``, where ``serve`` and the upstream share the
+other core. With one CPU, or off Linux, the placements are the same.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import json
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -55,6 +60,11 @@ REPLY = (f"The rain drums on the roof ({{said}}). {CHECK} The lock gives. "
 replies are its own."""
 PATHS = ("direct", "passthrough", "new_chat", "next_turn")
 TIMED = os.environ.get("GM_LATENCY_TIMED", "") not in ("", "0")
+PACE_MS = float(os.environ.get("GM_LATENCY_PACE_MS", "1"))
+"""The paced upstream's time between events: a hosted model streams a token every 7-30 ms (30-150
+tokens a second), so 1 ms is a model many times faster than any, and still leaves the proxy idle
+between events, as in use."""
+UPSTREAMS = {"instant": 0.0, "paced": PACE_MS}
 
 
 class Streamed(NamedTuple):
@@ -93,28 +103,49 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return cuts[49], cuts[98]
 
 
+PLACEMENTS = ("apart", "proxy_apart", "shared")
+
+
 def can_place() -> bool:
-    """Whether the client can have a CPU of its own: Linux's affinity, and two CPUs or more."""
+    """Whether a process can have a CPU of its own: Linux's affinity, and two CPUs or more."""
     return hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1
 
 
+Arrange = Callable[[int, Sequence[int]], None]
+"""Puts the running servers where a placement wants them: the upstream's pid, the proxies'."""
+
+
 @contextmanager
-def placed(placement: str) -> Iterator[Callable[[], None]]:
-    """Within the block, processes this one starts run on every CPU but the first (``apart``; as
-    before, ``shared``); calling what it yields moves this process (the client) to that first
-    CPU. The CPUs it could run on come back after."""
-    if not can_place():
-        yield lambda: None
-        return
-    cpus = os.sched_getaffinity(0)
-    first, rest = min(cpus), cpus - {min(cpus)}
-    apart = placement == "apart"
-    if apart:
-        os.sched_setaffinity(0, rest)  # the servers started from here inherit it
+def placed(placement: str) -> Iterator[Arrange]:
+    """Within the block, calling what it yields once the servers run places them and this
+    process (the client): ``apart``, the client on the first CPU and the servers on the others;
+    ``proxy_apart``, the proxies on the last CPU and the client and the upstream on the others;
+    ``shared``, every process wherever the kernel puts it. This process's CPUs come back after."""
+    cpus = os.sched_getaffinity(0) if can_place() else set()
+
+    def arrange(upstream: int, proxies: Sequence[int]) -> None:
+        if not cpus or placement == "shared":
+            return
+        edge = min(cpus) if placement == "apart" else max(cpus)
+        client_apart = placement == "apart"
+        alone = (0,) if client_apart else tuple(proxies)
+        rest = (upstream, *proxies) if client_apart else (0, upstream)
+        for pid in alone:
+            _pin(pid, {edge})
+        for pid in rest:
+            _pin(pid, cpus - {edge})
+
     try:
-        yield (lambda: os.sched_setaffinity(0, {first})) if apart else (lambda: None)
+        yield arrange
     finally:
-        os.sched_setaffinity(0, cpus)
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+
+
+def _pin(pid: int, cpus: set[int]) -> None:
+    """Process ``pid`` (0: this one), every thread of it, on ``cpus``."""
+    for thread in os.listdir(f"/proc/{pid or os.getpid()}/task"):
+        os.sched_setaffinity(int(thread), cpus)
 
 
 def timed_command(out: Path, *command: str, timed: bool = TIMED) -> tuple[str, ...]:
@@ -145,55 +176,58 @@ def trips(streams: list[Streamed], moments: list[dict[str, float]]) -> dict[str,
             "first_trip": p50(lambda s, m: s.first_at - m["first_body"])}
 
 
-async def measure(folder: Path, placement: str) -> tuple[dict[str, float], dict[str, float]]:
+async def measure(folder: Path, placement: str, pace_ms: float = 0.0
+                  ) -> tuple[dict[str, float], dict[str, float]]:
     """p50/p99 of first and last byte on every path, the proxy's CPU ms per stream; and, with
-    ``GM_LATENCY_TIMED``, where the proxies' first bytes spent their time (``trips``)."""
-    with placed(placement) as client_apart:
-        return await _measured(folder, client_apart)
+    ``GM_LATENCY_TIMED``, where the proxies' first bytes spent their time (``trips``). The fake
+    upstream writes an event every ``pace_ms`` (0: as fast as it can)."""
+    with placed(placement) as arrange:
+        return await _measured(folder, arrange, pace_ms)
 
 
-async def _measured(folder: Path, client_apart: Callable[[], None]
+async def _measured(folder: Path, arrange: Arrange, pace_ms: float
                     ) -> tuple[dict[str, float], dict[str, float]]:
     upstream, floor, proxy = free_port(), free_port(), free_port()
     upstream_url = f"http://127.0.0.1:{upstream}"
     samples: dict[str, list[tuple[float, float]]] = {path: [] for path in PATHS}
     streams: dict[str, list[Streamed]] = {path: [] for path in PATHS}
-    cpu = {"new_chat": 0.0, "next_turn": 0.0}
+    cpu = {"passthrough": 0.0, "new_chat": 0.0, "next_turn": 0.0}
     chats = [history(system=f"Long chat {n}.") for n in range(CHATS)]
     async with running(upstream, "-m", "tests.proxy.fake_upstream", str(upstream), REPLY,
-                       log=folder / "upstream.log"), \
+                       str(pace_ms), log=folder / "upstream.log") as upstreamed, \
             running(floor, *timed_command(folder / "passthrough.times",
                                           "tests.benchmarks.passthrough", str(floor),
                                           upstream_url),
-                    log=folder / "passthrough.log"), \
+                    log=folder / "passthrough.log") as floored, \
             running(proxy, *timed_command(folder / "serve.times", "serve", "--ruleset",
                                           "hearth-and-haul", "--upstream", upstream_url,
                                           "--port", str(proxy), "--log-level", "warning",
                                           "--store", f"sqlite:///{folder / 'games.db'}"),
                     log=folder / "serve.log") as served:
-        client_apart()
+        arrange(upstreamed.pid, (floored.pid, served.pid))
+        counted = {"passthrough": floored.pid, "new_chat": served.pid, "next_turn": served.pid}
         clients = {"direct": upstream_url, "passthrough": f"http://127.0.0.1:{floor}",
                    "new_chat": f"http://127.0.0.1:{proxy}", "next_turn": f"http://127.0.0.1:{proxy}"}
         https = {path: httpx.AsyncClient(base_url=url, timeout=60.0)
                  for path, url in clients.items()}
         try:
             for n in range(ROUNDS + WARM_UP):
-                new = history(f"Go ({n}).", system=f"Bench {n}.")
+                new = history(said(1, CHATS + n), system=f"Bench {n}.")
                 chat = chats[n % CHATS]
-                chat.append({"role": "user",
-                             "content": f"Turn {len(chat) // 2 + 1} of chat {n % CHATS}."})
+                chat.append({"role": "user", "content": said(len(chat) // 2 + 1, n % CHATS)})
                 for path in PATHS:
                     body = {"model": "m", "stream": True,
                             "messages": chat if path == "next_turn" else new}
-                    before = cpu_seconds(served.pid)
+                    pid = counted.get(path)
+                    before = cpu_seconds(pid) if pid else 0.0
                     streamed = await timed(https[path], body)
                     streams[path].append(streamed)
                     if path == "next_turn":
                         chat.append({"role": "assistant", "content": streamed.text})
                     if n >= WARM_UP:
                         samples[path].append((streamed.first, streamed.last))
-                        if path in cpu:
-                            cpu[path] += cpu_seconds(served.pid) - before
+                        if pid:
+                            cpu[path] += cpu_seconds(pid) - before
         finally:
             for http in https.values():
                 await http.aclose()
@@ -206,6 +240,14 @@ async def _measured(folder: Path, client_apart: Callable[[], None]
             found |= {f"{path}_{key}_p50_ms": ms
                       for key, ms in trips(streams[path], moments).items()}
     return figures(samples, cpu), found
+
+
+def said(turn: int, chat: int) -> str:
+    """The player's message of ``turn`` in ``chat``, of one length whatever the numbers: each
+    reply repeats it (``{said}``), and the direct path and the pass-through are sent new chats,
+    so a next turn's reply as long as theirs is streamed in as many events (with the upstream
+    paced, each longer message cost a next turn 2-3 ms more than the others)."""
+    return f"Turn {turn:>3} of chat {chat:>4}."
 
 
 def figures(samples: dict[str, list[tuple[float, float]]],
@@ -224,21 +266,24 @@ def figures(samples: dict[str, list[tuple[float, float]]],
 
 
 @pytest.mark.benchmark(group="proxy-latency")
-@pytest.mark.parametrize("placement", ["apart", "shared"])
+@pytest.mark.parametrize("upstream", list(UPSTREAMS))
+@pytest.mark.parametrize("placement", PLACEMENTS)
 def test_added_latency_first_and_last_byte(benchmark: Any, tmp_path: Path,
-                                           placement: str) -> None:
+                                           placement: str, upstream: str) -> None:
     found: dict[str, float] = {}
     spent: dict[str, float] = {}
 
     def run() -> None:
-        figures, trips = asyncio.run(measure(tmp_path, placement))
+        figures, trips = asyncio.run(measure(tmp_path, placement, UPSTREAMS[upstream]))
         found.update(figures)
         spent.update(trips)
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info.update(found | spent)
     where_client = placement if can_place() else f"{placement} (not placed: one CPU, or not Linux)"
-    print(f"\n{ROUNDS} streams on each path, one at a time, the client {where_client} (ms):")
+    paced = f"an event every {PACE_MS:g} ms" if UPSTREAMS[upstream] else "as fast as it can"
+    print(f"\n{ROUNDS} streams on each path, one at a time, the client {where_client}, the "
+          f"upstream writing {paced} (ms):")
     for path in PATHS:
         line = " | ".join(
             f"{edge} byte p50 {found[f'{path}_{edge}_p50_ms']:.1f} "
@@ -255,4 +300,4 @@ def test_added_latency_first_and_last_byte(benchmark: Any, tmp_path: Path,
               f"from the server's write to the client's read: the head "
               f"{spent[f'{path}_head_trip_p50_ms']:.2f}, the first event "
               f"{spent[f'{path}_first_trip_p50_ms']:.2f} (p50)")
-    assert 4 * 4 + 3 * 4 + 2 == len(found)
+    assert 4 * 4 + 3 * 4 + 3 == len(found)

@@ -56,20 +56,20 @@ async def played(folder: Path) -> dict[str, list[Streamed]]:
     upstream_url = f"http://127.0.0.1:{upstream}"
     streams: dict[str, list[Streamed]] = {path: [] for path in PATHS}
     chats = [history(system=f"Long chat {n}.") for n in range(CHATS)]
-    with placed(PLACEMENT) as client_apart:
+    with placed(PLACEMENT) as arrange:
         async with running(upstream, "-m", "tests.proxy.fake_upstream", str(upstream), REPLY,
-                           log=folder / "upstream.log"), \
+                           log=folder / "upstream.log") as upstreamed, \
                 running(floor, *timed_command(folder / "passthrough.times",
                                               "tests.benchmarks.passthrough", str(floor),
                                               upstream_url, timed=True),
-                        log=folder / "passthrough.log"), \
+                        log=folder / "passthrough.log") as floored, \
                 running(proxy, *timed_command(folder / "serve.times", "serve", "--ruleset",
                                               "hearth-and-haul", "--upstream", upstream_url,
                                               "--port", str(proxy), "--log-level", "warning",
                                               "--store", f"sqlite:///{folder / 'games.db'}",
                                               timed=True),
-                        log=folder / "serve.log"):
-            client_apart()
+                        log=folder / "serve.log") as served:
+            arrange(upstreamed.pid, (floored.pid, served.pid))
             urls = {"direct": upstream_url, "passthrough": f"http://127.0.0.1:{floor}",
                     "serve": f"http://127.0.0.1:{proxy}"}
             https = {path: httpx.AsyncClient(base_url=url, timeout=60.0)

@@ -55,6 +55,9 @@ class Answer:
     """Streamed, every event written in one piece (one read for the proxy), not one by one."""
     cuts: tuple[int, ...] = CUTS
     """Streamed, the sizes the text is cut into, cycling."""
+    pace: float = 0.0
+    """Streamed, seconds between one event and the next, as a model writes its reply token by
+    token (0: every event as fast as the server can write it)."""
 
 
 @dataclass
@@ -110,7 +113,7 @@ class FakeUpstream:
                 if answer.pause and content == half + 1:
                     await asyncio.sleep(answer.pause)
             yield _event(_chunk([{"index": 0, "delta": delta, "finish_reason": None}]))
-            await asyncio.sleep(0)
+            await asyncio.sleep(answer.pace)
         yield _event(_chunk([{"index": 0, "delta": {}, "finish_reason": answer.finish}]))
         if usage:
             yield _event(_chunk([], usage=USAGE))
@@ -232,9 +235,10 @@ async def served(upstream: FakeUpstream, options: ServeOptions | None = None, *,
 
 
 def main() -> None:
-    """``python -m tests.proxy.fake_upstream PORT TEXT``: serve ``TEXT`` as every answer on
-    127.0.0.1:PORT, in a process of its own (the load test's upstream); ``{said}`` in ``TEXT``
-    is the request's last player message, so each chat's replies are its own, as a model's are."""
+    """``python -m tests.proxy.fake_upstream PORT TEXT [PACE_MS]``: serve ``TEXT`` as every answer
+    on 127.0.0.1:PORT, in a process of its own (the load test's upstream); ``{said}`` in ``TEXT``
+    is the request's last player message, so each chat's replies are its own, as a model's are;
+    ``PACE_MS``, when given, is the time between streamed events (``Answer.pace``)."""
     import sys
 
     import uvicorn
@@ -243,7 +247,8 @@ def main() -> None:
         said = [m["content"] for m in body["messages"] if m.get("role") == "user"]
         return sys.argv[2].replace("{said}", str(said[-1]) if said else "")
 
-    upstream = FakeUpstream(always=Answer(narrate=narrate))
+    pace = float(sys.argv[3]) / 1000 if len(sys.argv) > 3 else 0.0
+    upstream = FakeUpstream(always=Answer(narrate=narrate, pace=pace))
     # h11, as this upstream ran when the benchmarks' ratios were first taken: it is their
     # yardstick, so it stays as it was while ``serve`` moved to httptools.
     uvicorn.run(upstream.app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
