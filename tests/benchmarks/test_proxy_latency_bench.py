@@ -180,7 +180,7 @@ def trips(streams: list[Streamed], moments: list[dict[str, float]]) -> dict[str,
 
 async def measure(folder: Path, placement: str, pace_ms: float = 0.0
                   ) -> tuple[dict[str, float], dict[str, float]]:
-    """p50/p99 of first and last byte on every path, the proxy's CPU ms per stream; and, with
+    """p50/p99 of first and last byte on every path, each proxy's CPU ms per stream; and, with
     ``GM_LATENCY_TIMED``, where the proxies' first bytes spent their time (``trips``). The fake
     upstream writes an event every ``pace_ms`` (0: as fast as it can)."""
     with placed(placement) as arrange:
@@ -225,7 +225,8 @@ async def _measured(folder: Path, arrange: Arrange, pace_ms: float
                     before = cpu_seconds(pid) if pid else 0.0
                     streamed = await timed(https[path], body)
                     streams[path].append(streamed)
-                    served_order += [path] if counted.get(path) == served.pid else []
+                    if counted.get(path) == served.pid:
+                        served_order.append(path)  # the order of serve.times' lines
                     if path == "next_turn":
                         chat.append({"role": "assistant", "content": streamed.text})
                     if n >= WARM_UP:

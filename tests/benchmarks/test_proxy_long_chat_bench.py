@@ -45,8 +45,9 @@ TURNS = int(os.environ.get("GM_LONG_TURNS", "250"))
 CHATS = 3
 BAND = 50
 PLACEMENT = os.environ.get("GM_LONG_PLACEMENT", "shared")
-"""Where the client runs (``test_proxy_latency_bench.placed``): by default where the kernel puts
-it, as ``apart`` puts the three servers on one core of two, where they wait on each other."""
+"""Where the processes run (``test_proxy_latency_bench.placed``): by default where the kernel
+puts them, as ``apart`` puts the three servers on one core of two, where they wait on each other
+(``proxy_apart`` gives the proxies a core of their own)."""
 PATHS = ("direct", "passthrough", "serve")
 
 
