@@ -27,7 +27,8 @@ Run with ``.venv/bin/python -m pytest tests/benchmarks/test_proxy_load.py -s``
 ``GM_LOAD_TURNS=0 GM_LOAD_REQUESTS=4000 GM_LOAD_CHATS=50`` is the run of 200 chats of 20 turns;
 ``GM_LOAD_ONE_TEXT=1`` gives every chat the same reply (told apart by its dice alone, so each
 history matches stored replies of many chats); ``GM_LOAD_TRACE=1`` runs the server under
-``tracemalloc``, ``traced_serve``, and prints what it holds after each wave). It asserts what
+``tracemalloc``, ``traced_serve``, and prints what it holds after each wave; ``GM_LOAD_FLOOR=aiohttp``
+runs the proxy that does nothing on aiohttp's own server, ``passthrough``). It asserts what
 must hold whatever the machine: no error, every streamed text equal to its stored candidate,
 and the server's memory flat once its caches are full (its resident size after the last wave
 within 5% of it halfway; not asserted for the long chats, whose index entries and requests grow
@@ -61,6 +62,8 @@ CONCURRENCY = int(os.environ.get("GM_LOAD_CONCURRENCY", "200"))
 TURNS = int(os.environ.get("GM_LOAD_TURNS", "5"))
 CHATS = int(os.environ.get("GM_LOAD_CHATS", str(max(1, CONCURRENCY // 20))))
 TRACE = os.environ.get("GM_LOAD_TRACE", "") not in ("", "0")
+FLOOR = ("aiohttp",) if os.environ.get("GM_LOAD_FLOOR") == "aiohttp" else ()
+"""The pass-through's stack: ``serve``'s (Starlette under uvicorn), or aiohttp's own server."""
 ONE_TEXT = os.environ.get("GM_LOAD_ONE_TEXT", "") not in ("", "0")
 REPLY = ("" if ONE_TEXT else "{said} ") + (f"The rain drums on the roof. {CHECK} The lock gives. "
          '[inventory: action="add" item="Rope" who="Ada"] ' + "Then the road. " * 20)
@@ -188,7 +191,7 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     async with running(upstream_port, "-m", "tests.proxy.fake_upstream", str(upstream_port),
                        REPLY, log=tmp_path / "upstream.log"), \
             running(floor_port, "-m", "tests.benchmarks.passthrough", str(floor_port),
-                    upstream_url, log=tmp_path / "passthrough.log") as floor, \
+                    upstream_url, *FLOOR, log=tmp_path / "passthrough.log") as floor, \
             running(port, *serve_command(), "--ruleset", str(compat_path("ember-roads.json")),
                     "--upstream", upstream_url, "--store", store, "--port", str(port),
                     "--chats", str(CHATS), "--display", "cards", "--log-level", "warning",
