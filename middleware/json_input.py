@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import json
 import math
+from itertools import chain
 from typing import Final, NoReturn
 
 import orjson
@@ -62,6 +63,11 @@ cost twice what orjson takes to read a streamed chunk)."""
 _AS_ZEROS: Final = bytes.maketrans(b"123456789", b"000000000")
 
 
+_PAST_64_BITS: Final = float(2**63)
+"""The smallest magnitude of a float orjson reads an integer past 64 bits as (it reads integers
+from -2**63 to 2**64 - 1 exactly)."""
+
+
 def read_object_fast(raw: bytes) -> JsonObject | None:
     """The object ``clean_json(read_json(raw))`` gives (``middleware.text``), read by orjson; None
     where ``raw`` is no JSON object or orjson might read it otherwise: the caller then reads it
@@ -70,19 +76,47 @@ def read_object_fast(raw: bytes) -> JsonObject | None:
     orjson refuses what ``read_json`` refuses (bytes not UTF-8, a byte order mark, ``NaN``,
     ``1e400``, nesting past its own bound) and a lone surrogate, which ``clean_json`` would
     replace; it joins a pair written as two escapes, as ``clean_json`` does. What it reads
-    otherwise is an integer past 64 bits, so text with 19 digits in a row goes the exact way; an
-    object it reads nesting past ``MAX_DEPTH`` goes that way to be refused. Request bodies and
-    streamed chunks are nearly all read here, several times faster."""
-    if raw[:3] == codecs.BOM_UTF8 or _LONG_NUMBER in raw.translate(_AS_ZEROS):
+    otherwise is an integer past 64 bits (as a float), and an object nesting past ``MAX_DEPTH``,
+    which must be refused: both go the exact way. Text with no more opening brackets than
+    ``MAX_DEPTH`` cannot nest deeper, and is searched for 19 digits in a row (no integer past 64
+    bits has fewer); other text is read, and the value read is walked for both
+    (``_read_alike``): a long chat's history, full of bracketed tags, is walked anyway, and the
+    search of its text cost as much as the walk. Request bodies and streamed chunks are nearly
+    all read here, several times faster."""
+    if raw[:3] == codecs.BOM_UTF8:
+        return None
+    bracketed = raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+    if not bracketed and _LONG_NUMBER in raw.translate(_AS_ZEROS):
         return None
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
-    if not isinstance(value, dict) or (raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
-                                       and _deeper_than_allowed(value)):
+    if not isinstance(value, dict) or (bracketed and not _read_alike(value)):
         return None
     return value
+
+
+def _read_alike(value: JsonValue) -> bool:
+    """Whether ``value``, as orjson read it, is what ``read_json`` reads: no container nested
+    past ``MAX_DEPTH`` and no float as large as an integer past 64 bits (a float written that
+    large, ``1e19``, is left to the exact read too; every other float orjson reads as ``json``
+    does). Level by level, without recursing; each level's kinds of value are taken in C
+    (``set(map(type, ...))``), so a level of text alone, most of a chat's history, is passed at
+    once."""
+    level: list[JsonValue] = [value]
+    for _ in range(MAX_DEPTH):
+        values = list(chain.from_iterable(
+            container.values() if isinstance(container, dict) else container
+            for container in level if isinstance(container, (dict, list))))
+        kinds = set(map(type, values))
+        if float in kinds and any(isinstance(v, float) and not -_PAST_64_BITS < v < _PAST_64_BITS
+                                  for v in values):
+            return False
+        if dict not in kinds and list not in kinds:
+            return True
+        level = values
+    return False
 
 
 def _deeper_than_allowed(value: JsonValue) -> bool:

@@ -14,7 +14,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from pydantic import JsonValue
 
@@ -34,9 +34,10 @@ candidate keeps): one that is no stored candidate is refused where it would be s
 edited one (``tree_follow``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
-    """One message of the history: its role and its text (content parts joined)."""
+class Message(NamedTuple):
+    """One message of the history: its role and its text (content parts joined). A named tuple:
+    a long chat's request makes hundreds, and a frozen dataclass sets each field through
+    ``object.__setattr__``."""
 
     role: str
     text: str
@@ -62,7 +63,7 @@ def read_request(raw: bytes) -> ChatRequest:
         raise RequestError("'messages' must be a non-empty list")
     if len(listed) > MAX_MESSAGES:
         raise RequestError(f"at most {MAX_MESSAGES} messages")
-    messages = tuple(_message(i, m) for i, m in enumerate(listed))
+    messages = _messages(listed)
     stream = body.get("stream", False)
     if not isinstance(stream, bool):
         raise RequestError("'stream' must be true or false")
@@ -82,6 +83,21 @@ def _body_read_exactly(raw: bytes) -> dict[str, JsonValue]:
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object")
     return body
+
+
+def _messages(listed: list[JsonValue]) -> tuple[Message, ...]:
+    """Each message read: one with a role and a text within bounds (nearly every message of a
+    chat UI's history) in a few look-ups, the others by ``_message``, which says what is wrong."""
+    read: list[Message] = []
+    for index, message in enumerate(listed):
+        if type(message) is dict:
+            role, content = message.get("role"), message.get("content")
+            if type(role) is str and type(content) is str \
+                    and (role != CHECKED_ROLE or len(content) <= MAX_CANDIDATE_CHARS):
+                read.append(Message(role, content))
+                continue
+        read.append(_message(index, message))
+    return tuple(read)
 
 
 def _message(index: int, message: JsonValue) -> Message:

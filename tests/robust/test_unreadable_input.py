@@ -153,13 +153,20 @@ def test_read_json_reads_any_json_as_json_loads_does(value: object, ascii_only: 
 
 
 @settings(max_examples=400, deadline=None)
-@given(_JSON_VALUES | st.dictionaries(st.text(), _JSON_VALUES, max_size=4), st.booleans())
-def test_the_fast_read_is_the_exact_read_or_steps_aside(value: object, ascii_only: bool) -> None:
+@given(_JSON_VALUES | st.dictionaries(st.text(), _JSON_VALUES, max_size=4), st.booleans(),
+       st.booleans())
+def test_the_fast_read_is_the_exact_read_or_steps_aside(value: object, ascii_only: bool,
+                                                        bracketed: bool) -> None:
     """Request bodies and streamed chunks are read by orjson where it reads them exactly
     (``read_object_fast``): any JSON object, written either way, with integers past 64 bits,
     floats, surrogate pairs and lone surrogates, reads as ``clean_json(read_json(...))`` reads
     it, value and types, or is left to that exact read (None); an object with no long number and
-    no lone surrogate is read fast. Any other value is left to the exact read."""
+    no lone surrogate is read fast. Any other value is left to the exact read. ``bracketed``: the
+    object also carries a text of 200 brackets, as a long chat's history of tags does, so the
+    value read is walked rather than the text searched, and only a number past 64 bits (or a
+    float as large) steps aside, not any 19 digits in a row."""
+    if bracketed and isinstance(value, dict):
+        value = {**value, "history": "[" * 200}
     text = json.dumps(value, ensure_ascii=ascii_only)
     if not ascii_only and _has_lone_surrogate(text):
         text = json.dumps(value)  # written raw, a lone surrogate is not UTF-8: escaped instead
@@ -170,8 +177,10 @@ def test_the_fast_read_is_the_exact_read_or_steps_aside(value: object, ascii_onl
         assert fast is None  # a request body or a chunk is an object: anything else is refused
         return
     if fast is None:
-        assert b"0" * 19 in raw.translate(bytes.maketrans(b"123456789", b"0" * 9)) \
-            or _has_lone_surrogate(json.dumps(json.loads(text), ensure_ascii=False))
+        long_number = _past_64_bits(exact) if bracketed and isinstance(value, dict) else \
+            b"0" * 19 in raw.translate(bytes.maketrans(b"123456789", b"0" * 9))
+        assert long_number or _has_lone_surrogate(json.dumps(json.loads(text),
+                                                             ensure_ascii=False))
         return
     assert json.dumps(exact, sort_keys=True) == json.dumps(fast, sort_keys=True)
     assert _types(exact) == _types(fast)
@@ -180,12 +189,27 @@ def test_the_fast_read_is_the_exact_read_or_steps_aside(value: object, ascii_onl
 @pytest.mark.parametrize("raw", [
     b'{"a": NaN}', b'{"a": [1e400]}', b'{"a": ' + b"[" * 200 + b"]" * 200 + b"}",
     b'{"a": ' + b"1" * 500 + b"}", b"\xef\xbb\xbf{}", b'{"a": "\xff"}', b'{"a": "\\ud800"}',
-    b'{"a": 1180591620717411303424}', b'{"a": 1,}', b"[{}]", b'"text"'])
+    b'{"a": 1180591620717411303424}', b'{"a": 1,}', b"[{}]", b'"text"',
+    b'{"a": [-1180591620717411303424], "history": "' + b"[" * 200 + b'"}',
+    b'{"a": {"b": 1e19}, "history": "' + b"[" * 200 + b'"}'])
 def test_what_the_exact_read_refuses_or_reads_otherwise_is_left_to_it(raw: bytes) -> None:
     """Past a bound, not UTF-8, a lone surrogate, an integer past 64 bits, not JSON, not an
     object: the fast read steps aside, so the exact read refuses it with its reason, or reads it
     exactly."""
     assert read_object_fast(raw) is None
+
+
+def _past_64_bits(value: object) -> bool:
+    """Whether ``value`` holds an integer orjson reads as a float, or a float as large."""
+    if isinstance(value, dict):
+        return any(_past_64_bits(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_past_64_bits(v) for v in value)
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return not -2**63 <= value < 2**64
+    return isinstance(value, float) and abs(value) >= 2**63
 
 
 def _has_lone_surrogate(text: str) -> bool:
