@@ -15,15 +15,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from middleware.parse import parse
 from middleware.proxy.chat import Message
 from middleware.segments import Tag
 
 
-@dataclass(frozen=True, slots=True)
-class Said:
-    """One player message and the Game Master reply kept after it (None when there is none)."""
+class Said(NamedTuple):
+    """One player message and the Game Master reply kept after it (None when there is none). A
+    named tuple: a long chat's request makes one a turn, and the route hashes each twice (a
+    frozen dataclass's hash is a Python call building a tuple; a tuple's is C's)."""
 
     user: str
     kept: str | None

@@ -66,13 +66,16 @@ def inject(body: JsonObject, view: GMView, config: InjectConfig) -> JsonObject:
 
 
 def _messages(listed: JsonValue) -> list[JsonObject]:
-    """A shallow copy of each message (``chat.read_request`` has checked they are objects)."""
-    copied: list[JsonObject] = []
-    for message in listed if isinstance(listed, list) else [listed]:
-        if not isinstance(message, dict):
-            raise TypeError(f"a message must be an object, not {type(message).__name__}")
-        copied.append(dict(message))
-    return copied
+    """The messages in a list of their own (``chat.read_request`` has checked they are objects).
+    The messages themselves are not copied: the two the view changes are replaced by changed
+    copies, so the client's body stays as it was (a long chat's hundreds of copies were a tenth
+    of its request's work before the upstream is asked)."""
+    given = listed if isinstance(listed, list) else [listed]
+    messages = [message for message in given if isinstance(message, dict)]
+    if len(messages) != len(given):
+        other = next(message for message in given if not isinstance(message, dict))
+        raise TypeError(f"a message must be an object, not {type(other).__name__}")
+    return messages
 
 
 def _merge_rules(messages: list[JsonObject], rules: str) -> None:
@@ -85,7 +88,8 @@ def _merge_rules(messages: list[JsonObject], rules: str) -> None:
 
 
 def _put_state(messages: list[JsonObject], state: str, in_user: bool) -> None:
-    last = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=None)
+    last = next((i for i in range(len(messages) - 1, -1, -1)
+                 if messages[i].get("role") == "user"), None)  # nearly always the last message
     if last is None:
         return
     if in_user:

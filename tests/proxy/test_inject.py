@@ -57,15 +57,17 @@ def test_content_parts_get_a_text_part_of_their_own() -> None:
     sent = inject(body([{"role": "system", "content": parts}, {"role": "user", "content": "Hi"}]),
                   VIEW, InjectConfig())
     assert [*parts, {"type": "text", "text": VIEW.rules}] == sent["messages"][0]["content"]
+    assert [{"type": "text", "text": "You are the GM."}] == parts  # the client's parts unchanged
 
 
 def test_the_state_can_go_inside_the_last_player_message_fenced() -> None:
     """For templates that refuse a second system message: one system message, and the state
     fenced in ``<game-state>`` before the player's words."""
-    sent = inject(body(history("Hello.", SENT_BACK, "I dig.")), VIEW,
-                  InjectConfig(state_in_user=True))
+    messages = history("Hello.", SENT_BACK, "I dig.")
+    sent = inject(body(messages), VIEW, InjectConfig(state_in_user=True))
     assert 1 == sum(m["role"] == "system" for m in sent["messages"])
     assert f"<game-state>\n{VIEW.state}\n</game-state>\n\nI dig." == sent["messages"][-1]["content"]
+    assert history("Hello.", SENT_BACK, "I dig.") == messages  # the client's body unchanged
 
 
 def test_rules_mode_sends_only_the_rules_and_off_sends_the_body_as_it_came() -> None:
