@@ -17,7 +17,8 @@ A stream is read as ``Read``s: the chunks one read from the network brought, so 
 answer each read with one event rather than one per chunk. The events are split by
 ``sse.EventReader`` (bytes, lines ended by CR, LF or CRLF only, as SSE says, so a raw U+2028,
 U+2029 or U+0085 inside an event's JSON stays inside that event), each one's JSON read by orjson
-where it reads it exactly (``json_input.read_object_fast``), else by ``read_json``. After
+where it reads it exactly (``json_input.read_objects_fast``: the bounds of a read's events looked
+at once for all of them), else by ``read_json``. After
 ``[DONE]`` the body is read to its end, so the connection goes back to the client's pool and the
 next request to the same upstream (a hosted API: a TLS handshake) reuses it.
 """
@@ -36,7 +37,7 @@ import aiohttp
 import orjson
 
 from middleware.errors import UpstreamError
-from middleware.json_input import JsonInputError, read_json, read_object_fast
+from middleware.json_input import JsonInputError, read_json, read_objects_fast
 from middleware.logs import get_logger
 from middleware.proxy.sse import EventReader, EventTooLong
 from middleware.text import clean_json
@@ -250,22 +251,32 @@ async def _reads(bodies: AsyncIterator[bytes]) -> AsyncGenerator[Read, None]:
             events = reader.feed(data)
         except EventTooLong as exc:
             raise _logged(UpstreamError("the upstream sent an event too long to read")) from exc
+        kept, done = _until_done(events, count)
+        count += len(kept)
         read: Read = []
-        for event in events:
-            if not event:
-                continue  # ``data:`` with nothing after it
-            if event.strip() == b"[DONE]" or count >= MAX_EVENTS:
-                if read:
-                    yield read
-                return
-            count += 1
-            chunk = _chunk(event)
+        for event, value in zip(kept, read_objects_fast(kept), strict=True):
+            chunk = value if value is not None else _json_object(event.decode(errors="replace"))
             if "error" in chunk:
                 raise _logged(UpstreamError("the upstream failed mid-stream"),
                               detail=event.decode(errors="replace"))
             read.append(chunk)
         if read:
             yield read
+        if done:
+            return
+
+
+def _until_done(events: list[bytes], count: int) -> tuple[list[bytes], bool]:
+    """The events of one read up to ``[DONE]``, or to ``MAX_EVENTS`` in all with the ``count``
+    read before (``data:`` with nothing after it skipped), and whether the stream ends there."""
+    kept: list[bytes] = []
+    for event in events:
+        if not event:
+            continue
+        if event.strip() == b"[DONE]" or count + len(kept) >= MAX_EVENTS:
+            return kept, True
+        kept.append(event)
+    return kept, False
 
 
 async def _drained(bodies: AsyncIterator[bytes]) -> None:
@@ -281,13 +292,6 @@ async def _drained(bodies: AsyncIterator[bytes]) -> None:
                     return
     except _FAILURES:
         return  # the answer is whole: only the connection is lost
-
-
-def _chunk(event: bytes) -> dict[str, Any]:
-    """An event's JSON object: by orjson where it reads it exactly (``read_object_fast``), else
-    by ``read_json`` (bounded, lone surrogates replaced, every integer exact)."""
-    value = read_object_fast(event)
-    return value if value is not None else _json_object(event.decode(errors="replace"))
 
 
 def failed(exc: BaseException) -> UpstreamError:

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from middleware.cli.app import app
 from middleware.cli.replay import UNREADABLE
-from middleware.json_input import JsonInputError, read_json, read_object_fast
+from middleware.json_input import JsonInputError, read_json, read_object_fast, read_objects_fast
 from middleware.rules.load import validate_ruleset
 from middleware.text import clean_json
 from tests.conftest import ROOT
@@ -184,6 +184,20 @@ def test_the_fast_read_is_the_exact_read_or_steps_aside(value: object, ascii_onl
         return
     assert json.dumps(exact, sort_keys=True) == json.dumps(fast, sort_keys=True)
     assert _types(exact) == _types(fast)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(st.text(), _JSON_VALUES, max_size=4)
+                | st.sampled_from([{"history": "[" * 200}, {"a": 2**70}, {"a": 12345678901}]),
+                max_size=12))
+def test_a_reads_events_are_read_as_each_alone_would_be(values: list[object]) -> None:
+    """A network read's events are read together (``read_objects_fast``: their text's bounds
+    looked at once): each is read as ``read_object_fast`` reads it alone, a long number or a
+    text of many brackets in one event sending the read's events each its own way."""
+    raws = [json.dumps(value).encode() for value in values]
+    together = read_objects_fast(raws)
+    assert [read_object_fast(raw) for raw in raws] == together
+    assert [type(v) for v in together] == [type(read_object_fast(raw)) for raw in raws]
 
 
 @pytest.mark.parametrize("raw", [
