@@ -8,7 +8,9 @@ first chat is ``k % GM_LOAD_TURNS`` turns short), so every wave sends the same m
 lengths. With the default 3,000 requests the proxy sees 700 chats: 70 times the engine's chats in
 memory (``--chats``), over four times its index of stored replies (16 × ``--chats``), and the
 200 chats played at once are more than that index holds, so chats are let go and read back while
-their requests route.
+their requests route. The second test plays the same waves with ``serve``'s own ``--chats``
+(1,024), as a server sized for its players runs: every chat played stays in memory, and the
+difference between the two is what letting chats go costs.
 
 Each slot has an HTTP client of its own, as each player has (``players``): one client's pool
 shared by all the slots cost the test's own process more than the servers it measured.
@@ -181,11 +183,30 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     another, every slot's turn at once, streamed, shown as cards (the history put back each
     turn), with CHATS chats in the engine's memory: no error, every streamed text is its stored
     candidate as shown, and the server's resident memory is flat once its caches are full."""
+    memory = await under_load(tmp_path, CHATS)
+    if TURNS > 0:  # long chats (0) hold more each turn: their index entries and request bodies
+        assert memory[-1] <= memory[len(memory) // 2] * 1.05
+
+
+async def test_streams_under_load_with_every_chat_held(tmp_path: Path) -> None:
+    """The same waves with ``serve``'s own ``--chats`` (1,024): every chat played at once stays
+    in the engine's memory and the index, as on a server sized for its players, where the test
+    above makes it let them go and read them back on nearly every request. No error, every
+    streamed text its stored candidate; the caches fill all along, so memory is printed, not
+    held to anything."""
+    await under_load(tmp_path, None)
+
+
+async def under_load(tmp_path: Path, chats_held: int | None) -> list[float]:
+    """The waves played on the three paths in turn, with ``--chats chats_held`` (None: ``serve``'s
+    default); the figures printed, every streamed text checked against the store. The server's
+    resident memory after each wave."""
     waves = REQUESTS // CONCURRENCY
     store = f"sqlite:///{tmp_path / 'load.db'}"
     port, upstream_port, floor_port = free_port(), free_port(), free_port()
     upstream_url = f"http://127.0.0.1:{upstream_port}"
     url = f"http://127.0.0.1:{port}"
+    held = ("--chats", str(chats_held)) if chats_held is not None else ()
     played: list[Played] = []
     memory: list[float] = []
     async with running(upstream_port, "-m", "tests.proxy.fake_upstream", str(upstream_port),
@@ -193,8 +214,8 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
             running(floor_port, "-m", "tests.benchmarks.passthrough", str(floor_port),
                     upstream_url, *FLOOR, log=tmp_path / "passthrough.log") as floor, \
             running(port, *serve_command(), "--ruleset", str(compat_path("ember-roads.json")),
-                    "--upstream", upstream_url, "--store", store, "--port", str(port),
-                    "--chats", str(CHATS), "--display", "cards", "--log-level", "warning",
+                    "--upstream", upstream_url, "--store", store, "--port", str(port), *held,
+                    "--display", "cards", "--log-level", "warning",
                     log=tmp_path / "serve.log") as server, \
             players(upstream_url, CONCURRENCY) as direct_http, \
             players(f"http://127.0.0.1:{floor_port}", CONCURRENCY) as floor_http, \
@@ -214,7 +235,8 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
     streams = waves * CONCURRENCY
     chats = sum(slot.opened for slot in slots)
     print(f"\n{waves} waves of {CONCURRENCY} streams at once ({streams} streams, {chats} chats of "
-          f"up to {TURNS or waves} turns, --chats {CHATS}): direct {took_direct:.1f} s "
+          f"up to {TURNS or waves} turns, --chats {chats_held or 'as serve sets it, 1024'}): "
+          f"direct {took_direct:.1f} s "
           f"({streams / took_direct:.1f}/s), through a proxy that does nothing {took_floor:.1f} s "
           f"({streams / took_floor:.1f}/s, {took_direct / took_floor:.2f}x: the stack's floor), "
           f"through the proxy {took:.1f} s "
@@ -223,8 +245,7 @@ async def test_streams_under_load_are_stored_as_streamed_with_flat_memory(tmp_pa
           f"{1000 * serve_cpu / streams:.2f} ms; server RSS after each wave: "
           + ", ".join(f"{mb:.0f}" for mb in memory) + " MB")
     assert [] == mismatched
-    if TURNS > 0:  # long chats (0) hold more each turn: their index entries and request bodies
-        assert memory[-1] <= memory[len(memory) // 2] * 1.05
+    return memory
 
 
 async def not_as_stored(store: str, played: list[Played]) -> list[tuple[str, int]]:
