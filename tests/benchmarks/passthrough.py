@@ -30,16 +30,22 @@ from middleware.proxy.sse_answer import EventAnswer
 from middleware.proxy.upstream import KEEP_ALIVE, MAX_CONNECTIONS
 
 
+def _opened(sessions: list[aiohttp.ClientSession]) -> aiohttp.ClientSession:
+    """The proxy's one client session, made on its first request (in the server's loop); its kept
+    connections let go before the upstream's 5 s, as ``serve``'s are."""
+    if not sessions:
+        connector = aiohttp.TCPConnector(limit=MAX_CONNECTIONS, keepalive_timeout=KEEP_ALIVE)
+        sessions.append(aiohttp.ClientSession(connector=connector))
+    return sessions[0]
+
+
 def passthrough(upstream: str) -> Starlette:
     sessions: list[aiohttp.ClientSession] = []
 
     async def completions(request: Request) -> Response:
-        if not sessions:  # kept connections let go before the upstream's 5 s, as ``serve``'s
-            connector = aiohttp.TCPConnector(limit=MAX_CONNECTIONS, keepalive_timeout=KEEP_ALIVE)
-            sessions.append(aiohttp.ClientSession(connector=connector))
-        answer = await sessions[0].post(f"{upstream}/v1/chat/completions",
-                                        data=await request.body(),
-                                        headers={"Content-Type": "application/json"})
+        answer = await _opened(sessions).post(f"{upstream}/v1/chat/completions",
+                                              data=await request.body(),
+                                              headers={"Content-Type": "application/json"})
 
         async def body() -> AsyncIterator[bytes]:
             try:
@@ -62,12 +68,9 @@ def on_aiohttp(upstream: str) -> web.Application:
     sessions: list[aiohttp.ClientSession] = []
 
     async def completions(request: web.Request) -> web.StreamResponse:
-        if not sessions:
-            connector = aiohttp.TCPConnector(limit=MAX_CONNECTIONS, keepalive_timeout=KEEP_ALIVE)
-            sessions.append(aiohttp.ClientSession(connector=connector))
-        answer = await sessions[0].post(f"{upstream}/v1/chat/completions",
-                                        data=await request.read(),
-                                        headers={"Content-Type": "application/json"})
+        answer = await _opened(sessions).post(f"{upstream}/v1/chat/completions",
+                                              data=await request.read(),
+                                              headers={"Content-Type": "application/json"})
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
         try:
