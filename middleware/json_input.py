@@ -52,7 +52,7 @@ def read_json(raw: bytes | str, what: str = "the JSON") -> JsonValue:
         raise _too_deep(what) from exc
     except (json.JSONDecodeError, ValueError) as exc:
         raise JsonInputError(f"{what} is not JSON: {exc}") from exc
-    if raw.count("[") + raw.count("{") > MAX_DEPTH and _deeper_than_allowed(value):
+    if raw.count("[") + raw.count("{") > MAX_DEPTH and not _within_bounds(value):
         raise _too_deep(what)
     return value
 
@@ -81,7 +81,7 @@ def read_object_fast(raw: bytes) -> JsonObject | None:
     which must be refused: both go the exact way. Text with no more opening brackets than
     ``MAX_DEPTH`` cannot nest deeper, and is searched for 19 digits in a row (no integer past 64
     bits has fewer); other text is read, and the value read is walked for both
-    (``_read_alike``): a long chat's history, full of bracketed tags, is walked anyway, and the
+    (``_within_bounds``): a long chat's history, full of bracketed tags, is walked anyway, and the
     search of its text cost as much as the walk. Request bodies and streamed chunks are nearly
     all read here, several times faster."""
     if raw[:3] == codecs.BOM_UTF8:
@@ -93,7 +93,7 @@ def read_object_fast(raw: bytes) -> JsonObject | None:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
-    if not isinstance(value, dict) or (bracketed and not _read_alike(value)):
+    if not isinstance(value, dict) or (bracketed and not _within_bounds(value, large_floats=False)):
         return None
     return value
 
@@ -120,47 +120,33 @@ def _object_alone(raw: bytes) -> JsonObject | None:
     return value if isinstance(value, dict) else None
 
 
-def _read_alike(value: JsonValue) -> bool:
-    """Whether ``value``, as orjson read it, is what ``read_json`` reads: no container nested
-    past ``MAX_DEPTH`` and no float as large as an integer past 64 bits (a float written that
-    large, ``1e19``, is left to the exact read too; every other float orjson reads as ``json``
-    does). Level by level, without recursing; each level's kinds of value are taken in C
-    (``set(map(type, ...))``), so a level of text alone, most of a chat's history, is passed at
-    once."""
-    level: list[JsonValue] = [value]
-    for _ in range(MAX_DEPTH):
-        values = list(chain.from_iterable(
-            container.values() if isinstance(container, dict) else container
-            for container in level if isinstance(container, (dict, list))))
-        kinds = set(map(type, values))
-        if float in kinds and any(isinstance(v, float) and not -_PAST_64_BITS < v < _PAST_64_BITS
-                                  for v in values):
-            return False
-        if dict not in kinds and list not in kinds:
-            return True
-        level = values
-    return False
-
-
-def _deeper_than_allowed(value: JsonValue) -> bool:
-    """Whether ``value`` nests arrays and objects past ``MAX_DEPTH``, found level by level
-    without recursing.
+def _within_bounds(value: JsonValue, *, large_floats: bool = True) -> bool:
+    """Whether ``value`` nests arrays and objects no deeper than ``MAX_DEPTH`` and, without
+    ``large_floats``, holds no float as large as an integer past 64 bits: what orjson reads such
+    an integer as (a float written that large, ``1e19``, is left to the exact read too; every
+    other float orjson reads as ``json`` does), so ``read_object_fast`` asks that of what it read.
 
     The nesting is judged on the value read, not the text: the decoder's own recursion is bounded
     by the interpreter's (deeper text raises ``RecursionError``, refused alike), and a walk over
     the containers read costs a small part of a walk over the text, which long chat histories
     full of bracketed tags made a twelfth of the proxy's time. Text with no more opening brackets
     than ``MAX_DEPTH``, strings included, cannot nest deeper: two counts in C settle nearly every
-    request and transcript line without this walk."""
+    request and transcript line without this walk. Level by level, without recursing; each
+    level's kinds of value are taken in C (``set(map(type, ...))``), so a level of text alone,
+    most of a chat's history, is passed at once."""
     level: list[JsonValue] = [value]
     for _ in range(MAX_DEPTH):
-        level = [child for container in level
-                 for child in (container.values() if isinstance(container, dict)
-                               else container if isinstance(container, list) else ())
-                 if isinstance(child, (dict, list))]
-        if not level:
+        values = list(chain.from_iterable(
+            container.values() if isinstance(container, dict) else container
+            for container in level if isinstance(container, (dict, list))))
+        kinds = set(map(type, values))
+        if not large_floats and float in kinds and any(
+                isinstance(v, float) and not -_PAST_64_BITS < v < _PAST_64_BITS for v in values):
             return False
-    return True
+        if dict not in kinds and list not in kinds:
+            return True
+        level = values
+    return False
 
 
 def _too_deep(what: str) -> JsonInputError:
