@@ -3,12 +3,18 @@ costs none of its modules: ``middleware`` and ``middleware.proxy`` are built thi
 
 Each such package lists its names twice: under ``TYPE_CHECKING`` (what mypy reads) and in a
 table of name -> module (what runs); ``tests/api/test_public_surface.py`` holds the two equal.
+
+A process that serves undoes the laziness before its first request (``load_everything``): what
+spares a command's start would otherwise fall on the first player's turn.
 """
 
 import importlib
 import sys
 import types
 from collections.abc import Mapping
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def lazy_package(name: str, sources: Mapping[str, str]) -> None:
@@ -38,3 +44,43 @@ def _package_class(sources: Mapping[str, str]) -> type[types.ModuleType]:
                 super().__setattr__(name, value)
 
     return LazyPackage
+
+
+def load_everything(package: str, skip: tuple[str, ...] = (), unbuilt: tuple[str, ...] = ()
+                    ) -> None:
+    """For a process that serves from now on: every module of ``package`` imported (but those
+    under ``skip``, not even looked into), and every model of theirs whose validator waits for
+    its first use (pydantic's ``defer_build``) built (but those of modules under ``unbuilt``), so
+    a request pays for neither. Through ``serve``, a first turn took 40-43 ms to its first byte
+    where the next took 3 ms: the state's and the records' models built, a module of the GM's
+    view imported."""
+    from pydantic import BaseModel  # here: ``import middleware`` loads this module, and no more
+
+    _import_all(package, skip)
+    for model in _subclasses(BaseModel):
+        if model.__module__.startswith(f"{package}.") and not model.__pydantic_complete__ \
+                and not model.__module__.startswith(unbuilt):
+            model.model_rebuild()
+
+
+def _import_all(package: str, skip: tuple[str, ...]) -> None:
+    import pkgutil
+
+    for module in pkgutil.iter_modules(importlib.import_module(package).__path__, f"{package}."):
+        if module.name.startswith(skip):
+            continue
+        if module.ispkg:
+            _import_all(module.name, skip)
+        else:
+            importlib.import_module(module.name)
+
+
+def _subclasses(base: type[T]) -> list[type[T]]:
+    """Every subclass of ``base``, at any depth."""
+    found: list[type[T]] = []
+    todo = list(base.__subclasses__())
+    while todo:
+        model = todo.pop()
+        found.append(model)
+        todo += model.__subclasses__()
+    return found
