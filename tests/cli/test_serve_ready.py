@@ -5,7 +5,7 @@ A fresh interpreter builds the proxy as ``serve`` does (the bundled Hearth and H
 SQLite), readies it, and plays a first streamed turn over HTTP against a fake model on 127.0.0.1
 whose reply holds a check and an item tag: the turn imports no module of the package and builds
 no model of the state or the records. Without ``ready_to_serve`` the same turn built the state's
-and the records' models and imported a module of the GM's view (about 25 ms of its first byte).
+and the records' models and imported a module of the GM's view (about 23 ms of its first byte).
 This file is also that interpreter's script (``python -m tests.cli.test_serve_ready DB``).
 """
 
@@ -31,25 +31,19 @@ def test_a_first_turn_after_serve_is_ready_loads_nothing(tmp_path: Path) -> None
     assert found["models"] > 20  # the state's and every record kind's, looked at
 
 
+def _models() -> dict[str, bool]:
+    """The package's models outside the ruleset's, each with whether its validator is built."""
+    from pydantic import BaseModel
+
+    from middleware.lazy import _subclasses
+
+    return {f"{m.__module__}.{m.__qualname__}": m.__pydantic_complete__
+            for m in _subclasses(BaseModel) if m.__module__.startswith("middleware.")
+            and not m.__module__.startswith("middleware.rules")}
+
+
 def _unbuilt() -> set[str]:
-    """The package's models outside the ruleset's whose validator is not built yet."""
-    from pydantic import BaseModel
-
-    from middleware.lazy import _subclasses
-
-    return {f"{m.__module__}.{m.__qualname__}" for m in _subclasses(BaseModel)
-            if m.__module__.startswith("middleware.")
-            and not m.__module__.startswith("middleware.rules")
-            and not m.__pydantic_complete__}
-
-
-def _models() -> int:
-    from pydantic import BaseModel
-
-    from middleware.lazy import _subclasses
-
-    return sum(1 for m in _subclasses(BaseModel) if m.__module__.startswith("middleware.")
-               and not m.__module__.startswith("middleware.rules"))
+    return {name for name, built in _models().items() if not built}
 
 
 async def _first_turn(db: str) -> dict[str, object]:
@@ -77,7 +71,7 @@ async def _first_turn(db: str) -> dict[str, object]:
     events = [json.loads(line[6:]) for line in raw.split("\n") if line.startswith("data: {")]
     streamed = "".join(e["choices"][0]["delta"].get("content") or ""
                        for e in events if e["choices"])
-    return {"streamed": streamed, "models": _models(),
+    return {"streamed": streamed, "models": len(_models()),
             "imported": sorted(m for m in set(sys.modules) - modules
                                if m.startswith("middleware.")),
             "built": sorted(unbuilt - _unbuilt())}
