@@ -102,8 +102,8 @@ def assemble(text: str, parts: Mapping[str, str]) -> str:
 
 
 def encode_state(value: Any, known: Collection[str] = ()) -> tuple[str, dict[str, str]]:
-    """A state as the text a candidate row keeps and the fragments to write with it (those not
-    in ``known``, the keys the store already holds)."""
+    """A state (or any value written in parts: a game's ruleset) as the text a row keeps and the
+    fragments to write with it (those not in ``known``, the keys the store already holds)."""
     if isinstance(value, Parted):
         return value.root, {k: v for k, v in value.parts.items() if k not in known}
     return encode_json(value, "the state"), {}
@@ -150,27 +150,39 @@ def decode_json(text: str) -> Any:
     return [] if text == "[]" else _DECODER.decode(text)
 
 
-def game_values(game: GameRow, state: str, rulesets: RulesetTexts) -> tuple[Any, ...]:
-    """A game as the columns the SQL stores write: chat, ruleset id, ruleset, seed (as text: it can
-    be wider than 64 bits), options, ``state`` (its text, from ``encode_state``), parent,
-    forked_at."""
-    return (game.chat, game.ruleset_id, rulesets.encoded(game.ruleset), str(game.seed),
+def game_values(game: GameRow, state: str, ruleset: str) -> tuple[Any, ...]:
+    """A game as the columns the SQL stores write: chat, ruleset id, ``ruleset`` (its text: a
+    reference to its fragment, ``RulesetTexts.parted``), seed (as text: it can be wider than 64
+    bits), options, ``state`` (its text, from ``encode_state``), parent, forked_at."""
+    return (game.chat, game.ruleset_id, ruleset, str(game.seed),
             encode_json(game.options, "the options"), state, game.parent, game.forked_at)
 
 
 class RulesetTexts:
-    """Rulesets decoded once per text, and encoded once per value: the games of one ruleset share
-    its value, and a proxy creates every new chat's game from one ruleset's source (encoding it
-    again was a third of creating a game)."""
+    """Rulesets decoded once per stored text, and encoded once per value: the games of one
+    ruleset share its value, and a proxy creates every new chat's game from one ruleset's source
+    (encoding it again was a third of creating a game).
+
+    The SQL stores keep a ruleset's text once, as a fragment (``parted``), and each game row
+    only its reference: a ruleset's text is 6-66 KB, written again for every chat and every
+    branch it was most of what a new game stored, and a game read back read all of it. A row
+    written by an older version holds the whole text, and reads back as it is."""
 
     def __init__(self, kept: int = 16) -> None:
         self._decoded: LRUCache[str, Any] = LRUCache(maxsize=kept)
         self._encoded: IdentityCache[str] = IdentityCache(kept)
+        self._parted: IdentityCache[Parted] = IdentityCache(kept)
 
-    def decoded(self, text: str) -> Any:
-        value = self._decoded.get(text)
+    def known(self, stored: str) -> Any | None:
+        """The ruleset a game row's text stands for, if it was decoded before."""
+        return self._decoded.get(stored)
+
+    def decoded(self, stored: str, text: str | None = None) -> Any:
+        """The ruleset of a game row's ``stored`` text, whose whole text is ``text`` (default:
+        ``stored`` itself), decoded once per stored text."""
+        value = self._decoded.get(stored)
         if value is None:
-            value = self._decoded[text] = decode_json(text)
+            value = self._decoded[stored] = decode_json(stored if text is None else text)
         return value
 
     def encoded(self, value: Any) -> str:
@@ -178,9 +190,20 @@ class RulesetTexts:
         changed once loaded."""
         return self._encoded.get((value,), None, lambda: encode_json(value, "the ruleset"))
 
+    def parted(self, value: Any) -> Parted:
+        """``value``'s text as one fragment and the reference a game row keeps, once per value
+        object."""
+        def part() -> Parted:
+            text = self.encoded(value)
+            key = part_key(text)
+            return Parted(reference(key), {key: text})
 
-def game_from(chat: str, row: Sequence[Any], state: Any, rulesets: RulesetTexts) -> GameRow:
+        return self._parted.get((value,), None, part)
+
+
+def game_from(chat: str, row: Sequence[Any], state: Any, ruleset: Any) -> GameRow:
     """The game a SQL store's ``GET_GAME`` row holds (every column after the chat id), with its
-    state's value read by the store (``row[4]`` is the state's text)."""
-    return GameRow(chat, row[0], rulesets.decoded(row[1]), int(row[2]), decode_json(row[3]),
-                   state, row[5], row[6])
+    state's and its ruleset's values read by the store (``row[4]`` and ``row[1]`` are their
+    texts)."""
+    return GameRow(chat, row[0], ruleset, int(row[2]), decode_json(row[3]), state, row[5],
+                   row[6])

@@ -136,7 +136,9 @@ class PostgresStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        values = game_values(game, state, self._rulesets)
+        ruleset, ruleset_parts = encode_state(self._rulesets.parted(game.ruleset), self._parts)
+        parts |= ruleset_parts
+        values = game_values(game, state, ruleset)
         async with self._connection("create a game") as conn, conn.transaction():
             if parts:
                 await conn.execute(sql.ADD_PARTS, list(parts), list(parts.values()))
@@ -154,7 +156,8 @@ class PostgresStore:
             if r is None:
                 raise GameError(f"no game for chat {chat!r}")
             self._games[chat] = True
-            return game_from(chat, tuple(r), await self._state(conn, r[4]), self._rulesets)
+            return game_from(chat, tuple(r), await self._state(conn, r[4]),
+                             await self._ruleset(conn, r[1]))
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
@@ -328,15 +331,25 @@ class PostgresStore:
     async def _state(self, conn: Connection, text: str) -> JSON:
         """A stored state's value, its fragments put back (read from the database when not
         kept)."""
+        return decode_json(await self._whole(conn, text))
+
+    async def _ruleset(self, conn: Connection, stored: str) -> JSON:
+        """A game's ruleset, decoded once per stored text (its fragment read only then)."""
+        known = self._rulesets.known(stored)
+        return known if known is not None else \
+            self._rulesets.decoded(stored, await self._whole(conn, stored))
+
+    async def _whole(self, conn: Connection, text: str) -> str:
+        """``text`` with its fragments put back (read from the database when not kept)."""
         if PART in text:
             while lacking := missing(text, self._parts):
                 rows = await conn.fetch(sql.GET_PARTS, list(lacking))
                 if len(rows) < len(lacking):
-                    raise StoreError(f"a stored state refers to fragments the store lacks: "
+                    raise StoreError(f"a stored text refers to fragments the store lacks: "
                                      f"{sorted(lacking - {r[0] for r in rows})[:3]}")
                 self._parts.update((r[0], r[1]) for r in rows)
             text = assemble(text, self._parts)
-        return decode_json(text)
+        return text
 
     @contextmanager
     def _forgetting(self) -> Iterator[None]:

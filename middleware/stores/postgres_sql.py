@@ -8,14 +8,16 @@ character, and a reply may carry one. Seeds are TEXT because a transcript may gi
 
 Version 2 added ``parts`` and the function ``gm_add_candidate``; version 3 a second
 ``gm_add_candidate`` that also starts the turn, which workers of version 3 call in a batch (this
-version sends a batch's turns and candidates together, ``FLUSH``, and does not call it). An older
-schema is brought up to date on open (``UPGRADES``,
-each step once): a version 1 schema's states, stored whole, read back as they are.
+version sends a batch's turns and candidates together, ``FLUSH``, and does not call it); version
+4 keeps a game's ruleset in ``parts`` too, its row only the reference (``codec.RulesetTexts``; no
+table changes, and older rows, holding the whole text, read back as they are). An older schema is
+brought up to date on open (``UPGRADES``, each step once): a version 1 schema's states, stored
+whole, read back as they are.
 """
 
 from __future__ import annotations
 
-VERSION = 3
+VERSION = 4
 
 # Every worker runs this on open; the advisory lock stops two of them creating the same table at
 # once (CREATE TABLE IF NOT EXISTS alone races on the catalogue).

@@ -5,12 +5,14 @@ give a seed wider than SQLite's 64-bit integers. JSON is TEXT written by ``codec
 state's text may refer to fragments in ``parts`` (``codec.Parted``).
 
 Version 2 added ``parts``; a version 1 file is brought up to it on open (the schema below only
-creates what is missing) and its states, stored whole, read back as they are.
+creates what is missing) and its states, stored whole, read back as they are. Version 3 keeps a
+game's ruleset in ``parts`` too, its row only the reference (``codec.RulesetTexts``): older rows
+hold the whole text and read back as they are, and an older version refuses the file.
 """
 
 from __future__ import annotations
 
-VERSION = 2
+VERSION = 3
 
 SCHEMA = f"""
 BEGIN IMMEDIATE;

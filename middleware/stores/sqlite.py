@@ -144,7 +144,9 @@ class SQLiteStore:
     async def create_game(self, game: GameRow) -> None:
         """Store a new game; ``GameError`` if the chat id is taken."""
         state, parts = encode_state(game.state, self._parts)
-        values = game_values(game, state, self._rulesets)
+        ruleset, ruleset_parts = encode_state(self._rulesets.parted(game.ruleset), self._parts)
+        parts |= ruleset_parts
+        values = game_values(game, state, ruleset)
         async with self._gate.one(), self._atomic():
             await self._add_parts(parts)
             if not await self._change(sql.CREATE_GAME, values, "create a game"):
@@ -160,7 +162,7 @@ class SQLiteStore:
         if not rows:
             raise GameError(f"no game for chat {chat!r}")
         r = rows[0]
-        return game_from(chat, r, await self._state(r[4]), self._rulesets)
+        return game_from(chat, r, await self._state(r[4]), await self._ruleset(r[1]))
 
     async def start_turn(self, chat: str, turn: int, user_text: str) -> None:
         """Create turn ``turn`` (or keep it, with its candidates, if it exists)."""
@@ -338,16 +340,26 @@ class SQLiteStore:
 
     async def _state(self, text: str) -> JSON:
         """A stored state's value, its fragments put back (read from the file when not kept)."""
+        return decode_json(await self._whole(text))
+
+    async def _ruleset(self, stored: str) -> JSON:
+        """A game's ruleset, decoded once per stored text (its fragment read only then)."""
+        known = self._rulesets.known(stored)
+        return known if known is not None else \
+            self._rulesets.decoded(stored, await self._whole(stored))
+
+    async def _whole(self, text: str) -> str:
+        """``text`` with its fragments put back (read from the file when not kept)."""
         if PART in text:
             while lacking := missing(text, self._parts):
                 rows = await self._rows(sql.get_parts(len(lacking)), tuple(lacking),
                                         "read a state")
                 if len(rows) < len(lacking):
-                    raise StoreError(f"a stored state refers to fragments the store lacks: "
+                    raise StoreError(f"a stored text refers to fragments the store lacks: "
                                      f"{sorted(lacking - {r[0] for r in rows})[:3]}")
                 self._parts.update((r[0], r[1]) for r in rows)
             text = assemble(text, self._parts)
-        return decode_json(text)
+        return text
 
     def _batch_here(self) -> OwnedChats | None:
         """The open batch's chats when this task holds the batch, else None. Its tasks pass the

@@ -1,7 +1,9 @@
 """Games stored by the version before states were stored as change (schema 1) still open: their
 states, stored whole, read back as they were, and play goes on in them (SPEC §2: a store is the
 user's saved games). So does a PostgreSQL schema of version 2, before a turn's player line could
-ride with its candidate."""
+ride with its candidate. Each old game holds its ruleset's whole text, as every game did before
+the ruleset was stored once (SQLite schema 3, PostgreSQL 4); a game created after it, beside the
+old one, reads back the same ruleset."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from middleware.engine import Engine
+from middleware.rules.registry import load_bundled
 from middleware.state import Character, GameState, Stack
 from middleware.stores import SQLiteStore, Store, postgres_sql
 from middleware.stores.postgres import PostgresStore
@@ -137,6 +140,10 @@ async def play_on(store: Store) -> None:
                                 seed=2)
     assert ["New coat"] == [s.plain for s in done.state.party[0].bag[4:]]
     assert done.state == await Engine(store).state("old", 2)
+    # a new game beside it keeps only a reference to the ruleset's text; both read it back alike
+    await engine.create_game("new", load_bundled(RULESET), seed=3)
+    assert bundled_json(RULESET) == (await store.get_game("old")).ruleset
+    assert bundled_json(RULESET) == (await Engine(store).game("new")).ruleset
 
 
 async def test_a_sqlite_file_of_schema_1_opens_and_plays_on(tmp_path: Path) -> None:
@@ -191,7 +198,7 @@ async def test_a_postgres_schema_of_version_1_opens_and_plays_on(old_schema: str
 
 
 async def test_a_postgres_schema_of_version_2_opens_and_plays_on(old_schema: str) -> None:
-    """A schema of version 2 opens, is brought up to version 3, and plays on, in a batch too; the
+    """A schema of version 2 opens, is brought up to this version, and plays on, in a batch too; the
     call a running worker of version 2 makes to store a candidate still works after it."""
     admin = await connect(schema_of(old_schema))
     try:
@@ -211,7 +218,7 @@ async def test_a_postgres_schema_of_version_2_opens_and_plays_on(old_schema: str
                 await play_on(store)
         finally:
             await store.close()
-        assert 3 == await admin.fetchval(postgres_sql.SCHEMA_VERSION)
+        assert postgres_sql.VERSION == await admin.fetchval(postgres_sql.SCHEMA_VERSION)
         assert 1 == await admin.fetchval(postgres_sql.ADD_CANDIDATE, "old", 2, None, "5",
                                          '"again"', '"again"', "[]", old[8], [], [], False, 0,
                                          None, 0)

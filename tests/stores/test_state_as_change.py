@@ -5,18 +5,24 @@ Each test states what a player or an operator sees: the state of any turn, read 
 that remembers nothing, equals the one the game had; a branch and a swipe back see the right
 state; a check in a party with a large bag writes no more than with an empty one; a writer whose
 remembered turn start went stale (another engine selected or added an event) plays on the state
-the store holds.
+the store holds; a ruleset is stored once, whatever the games that play it.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from contextlib import AsyncExitStack
 from pathlib import Path
+
+import pytest
 
 from middleware.engine import Engine
 from middleware.rules.registry import load_bundled
 from middleware.state import Character, GameState, Stack
 from middleware.stores import SQLiteStore, Store
+from middleware.stores.postgres import PostgresStore
+from tests.stores.pg import connect, fresh_schema, schema_of
 
 RULESET = "lantern-and-ledger"
 CHECK = '[skill_check: skill="Reckon" dc="7"]'
@@ -133,3 +139,65 @@ async def test_a_check_with_a_large_bag_stores_no_more_than_with_an_empty_one(
         db.close()
     assert sizes[0] == sizes[1]
     assert sizes[1] < 400
+
+
+
+Columns = tuple[list[int], int, int]
+"""The length of every game row's ruleset text, how many fragments the store holds, and the
+length of the longest."""
+
+
+async def _sqlite_columns(path: Path) -> Columns:
+    db = sqlite3.connect(path)
+    try:
+        lengths = [r[0] for r in db.execute("SELECT length(ruleset) FROM games ORDER BY chat")]
+        count, longest = db.execute("SELECT COUNT(*), MAX(length(body)) FROM parts").fetchone()
+    finally:
+        db.close()
+    return lengths, count, longest
+
+
+async def _postgres_columns(url: str) -> Columns:
+    admin = await connect(schema_of(url))
+    try:
+        lengths = [r[0] for r in await admin.fetch(
+            "SELECT length(ruleset) FROM games ORDER BY chat")]
+        row = await admin.fetchrow("SELECT COUNT(*), MAX(length(body)) FROM parts")
+    finally:
+        await admin.close()
+    return lengths, row[0], row[1]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_a_ruleset_is_stored_once_whatever_the_games_that_play_it(
+        kind: str, tmp_path: Path) -> None:
+    """Twenty games of one ruleset, and a branch of one: each game row holds a reference of a
+    few characters, the ruleset's text is one fragment of the store, and every game reads its
+    ruleset back equal to the file's (an engine that remembers nothing too). The text was
+    stored whole with every game and every branch before (6-66 KB a game). The memory store
+    keeps one text per ruleset, shared by its games' rows."""
+    async with AsyncExitStack() as stack:
+        if kind == "sqlite":
+            store: Store = await SQLiteStore.open(tmp_path / "games.db")
+        else:
+            url = await stack.enter_async_context(fresh_schema())
+            store = await PostgresStore.open(url)
+        stack.push_async_callback(store.close)
+        rules = load_bundled(RULESET)
+        engine = Engine(store)
+        for n in range(20):
+            await engine.create_game(f"game-{n:02}", rules, party(), seed=n)
+        await engine.user("game-00", 1, "go")
+        await engine.process("game-00", 1, CHECK, seed=1)
+        await engine.fork("game-00", 1, "game-00-branch")
+
+        lengths, fragments, longest = await (
+            _sqlite_columns(tmp_path / "games.db") if kind == "sqlite" else _postgres_columns(url))
+        assert 21 == len(lengths)
+        assert max(lengths) < 40
+        assert len(json.dumps(rules.source, separators=(",", ":"))) <= longest
+        assert fragments < 10  # the ruleset, the two characters, their bags
+        fresh = Engine(store)
+        for chat in ("game-00", "game-19", "game-00-branch"):
+            assert rules.source == (await store.get_game(chat)).ruleset
+            assert (await fresh.ruleset(chat)).id == rules.id
