@@ -195,16 +195,30 @@ def test_the_fast_read_is_the_exact_read_or_steps_aside(value: object, ascii_onl
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.dictionaries(st.text(), _JSON_VALUES, max_size=4)
-                | st.sampled_from([{"history": "[" * 200}, {"a": 2**70}, {"a": 12345678901}]),
+                | st.sampled_from([{"history": "[" * 200}, {"a": 2**70}, {"a": 12345678901},
+                                   {"history": "{" * 60}]),
                 max_size=12))
 def test_a_reads_events_are_read_as_each_alone_would_be(values: list[object]) -> None:
     """A network read's events are read together (``read_objects_fast``: their text's bounds
     looked at once): each is read as ``read_object_fast`` reads it alone, a long number or a
-    text of many brackets in one event sending the read's events each its own way."""
+    text of many brackets in one event sending the read's events each its own way, and events
+    with more brackets together than one may hold (60 each) counted one by one."""
     raws = [json.dumps(value).encode() for value in values]
     together = read_objects_fast(raws)
     assert [read_object_fast(raw) for raw in raws] == together
     assert [type(v) for v in together] == [type(read_object_fast(raw)) for raw in raws]
+
+
+def test_a_read_of_many_chunks_is_read_as_each_alone_would_be() -> None:
+    """Forty streamed chunks in one read (four opening brackets each: more than one event may
+    hold, together), one with an integer past 64 bits: each read as alone."""
+    chunk = {"id": "c", "object": "chat.completion.chunk", "choices": [
+        {"index": 0, "delta": {"content": "ab"}, "finish_reason": None}]}
+    raws = [json.dumps(chunk).encode() for _ in range(40)]
+    assert [chunk] * 40 == read_objects_fast(raws)
+    raws[7] = json.dumps({**chunk, "usage": {"total_tokens": 2**70}}).encode()
+    assert [read_object_fast(raw) for raw in raws] == read_objects_fast(raws)
+    assert read_objects_fast(raws)[7] is None
 
 
 @pytest.mark.parametrize("raw", [
