@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 from cachetools import LRUCache
 from pydantic import JsonValue
@@ -71,11 +71,10 @@ def _messages(listed: JsonValue) -> list[JsonObject]:
     copies, so the client's body stays as it was (a long chat's hundreds of copies were a tenth
     of its request's work before the upstream is asked)."""
     given = listed if isinstance(listed, list) else [listed]
-    messages = [message for message in given if isinstance(message, dict)]
-    if len(messages) != len(given):
-        other = next(message for message in given if not isinstance(message, dict))
-        raise TypeError(f"a message must be an object, not {type(other).__name__}")
-    return messages
+    for message in given:
+        if not isinstance(message, dict):
+            raise TypeError(f"a message must be an object, not {type(message).__name__}")
+    return cast(list[JsonObject], list(given))
 
 
 def _merge_rules(messages: list[JsonObject], rules: str) -> None:
