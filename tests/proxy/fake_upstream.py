@@ -57,7 +57,10 @@ class Answer:
     """Streamed, the sizes the text is cut into, cycling."""
     pace: float = 0.0
     """Streamed, seconds between one event and the next, as a model writes its reply token by
-    token (0: every event as fast as the server can write it)."""
+    token (0: every event as fast as the server can write it). The events keep the model's own
+    clock: the n-th is due ``n * pace`` after the first, however late the server was woken for
+    the one before (a model's next token does not wait for its server's last write), so a busy
+    machine delays an event without delaying every one after it."""
 
 
 @dataclass
@@ -107,13 +110,17 @@ class FakeUpstream:
     async def _events(self, answer: Answer, usage: bool) -> AsyncIterator[str]:
         half = len(list(pieces(answer.text, answer.cuts))) // 2
         content = 0
+        clock = asyncio.get_running_loop().time
+        due = clock()
         for delta in deltas(answer):
             if "content" in delta:
                 content += 1
                 if answer.pause and content == half + 1:
                     await asyncio.sleep(answer.pause)
+                    due = clock()
             yield _event(_chunk([{"index": 0, "delta": delta, "finish_reason": None}]))
-            await asyncio.sleep(answer.pace)
+            due += answer.pace
+            await asyncio.sleep(max(0.0, due - clock()) if answer.pace else 0.0)
         yield _event(_chunk([{"index": 0, "delta": {}, "finish_reason": answer.finish}]))
         if usage:
             yield _event(_chunk([], usage=USAGE))
