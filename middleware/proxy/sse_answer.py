@@ -17,6 +17,17 @@ stream, a tenth of all the proxy spends on one, and about 0.3 ms between the ups
 read and the first byte to the client (two ``serve`` processes side by side, requests alternated
 one by one, 400 streams each). Starlette's own streaming saved under 0.1 ms of it.
 
+Once the first event is written, the answer gives up the rest of its turn on the CPU
+(``os.sched_yield``), once a stream: the write has just woken the client that waits for it (the
+player's first token), and where the client shares the proxy's cores (a chat UI, the proxy and a
+model server on one machine) the proxy would otherwise go on reading and rewriting the rest of
+the reply until the kernel's time slice ran out, and the client with it. Measured on 2 cores,
+the client, the proxy and the fake model server left wherever the kernel put them, the model
+writing as fast as it can: the first byte's time added 2.5-3.7 ms without it, 1.0-1.4 ms with
+it (three runs each, 200 streams a path). Where the client has a core of its own the call
+changes nothing measured, and at 200 streams at once the throughput was the same or better (a
+yield a stream, against some 13 reads and writes).
+
 A server shutting down (uvicorn's graceful stop) waits for the streams in progress: each ends
 when the model's reply does (bounded by the upstream timeout) and is stored.
 """
@@ -24,6 +35,7 @@ when the model's reply does (bounded by the upstream timeout) and is stored.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from typing import Final
 
@@ -32,6 +44,9 @@ from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 KEEP_ALIVE: Final = b": keep-alive\n\n"
+_GIVE_WAY: Final = getattr(os, "sched_yield", lambda: None)
+"""Lets the process the first event woke run now, where it waits for this one's CPU (none off
+Unix, where the call does not exist)."""
 
 
 class EventAnswer(StreamingResponse):
@@ -71,9 +86,13 @@ class EventAnswer(StreamingResponse):
     async def _stream(self, send: Send, loop: asyncio.AbstractEventLoop) -> None:
         await send({"type": "http.response.start", "status": self.status_code,
                     "headers": self.raw_headers})
+        first = True
         async for data in self.body_iterator:
             await send({"type": "http.response.body", "body": data, "more_body": True})
             self._sent_at = loop.time()
+            if first:
+                first = False
+                _GIVE_WAY()  # the client just woken reads its first token now (module doc)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
     async def _watch(self, receive: Receive, send: Send, streaming: asyncio.Task[None]) -> None:

@@ -26,12 +26,20 @@ upstream on the others, as in use, where the proxy's machine runs the proxy alon
 ``shared``, every process wherever the kernel puts it. The upstreams: ``instant`` writes its
 events as fast as it can, ``paced`` one every ``GM_LATENCY_PACE_MS`` (default 1), as a model
 writes its reply token by token, so the proxy reads each event on its own and waits between
-them. On 2 CPUs, with the upstream ``instant``, ``shared`` puts three busy processes on two cores
+them. The paced events keep the model's own clock (the n-th due n paces after the first): paced
+by a sleep after each write, the upstream's events came later the busier the proxy kept the
+cores, and in ``shared`` that lateness, summed over 95 events, was counted as the proxy's (the
+last byte 7.3-7.5 ms added through ``serve`` and 5.8 through the pass-through, against 2.1-2.3
+and 0.8 on the model's clock, the direct stream 114 ms long against 99).
+
+On 2 CPUs, with the upstream ``instant``, ``shared`` puts three busy processes on two cores
 during a stream (the fake upstream writes its events as fast as it can, the proxy reads them,
-the client waits for the first), and the client often waits for a core: measured
-(``GM_LATENCY_TIMED``), ``serve``'s response head took 1.8-2.1 ms from its write to the client's
-read in ``shared`` and 0.35-0.37 ms in ``apart``, where ``serve`` and the upstream share the
-other core. With one CPU, or off Linux, the placements are the same.
+the client waits for the first), and the client woken by the first event waits for a core until
+the proxy gives its own up (``proxy/sse_answer.py`` does so once that event is written; before
+it did, the first byte came 2.5-3.7 ms after the direct stream's, 1.2-1.4 after it). In
+``proxy_apart`` the client shares its core with the fake upstream, which goes on writing as fast
+as it can: there the pass-through's first byte too comes about 2 ms after the direct stream's.
+With one CPU, or off Linux, the placements are the same.
 """
 
 from __future__ import annotations

@@ -6,12 +6,14 @@ client goes away. Over real HTTP the same answer is tested by every streaming te
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from starlette.background import BackgroundTask
 
+from middleware.proxy import sse_answer
 from middleware.proxy.sse_answer import KEEP_ALIVE, EventAnswer
 
 SCOPE = {"type": "http", "method": "POST", "path": "/v1/chat/completions", "headers": []}
@@ -118,3 +120,27 @@ async def test_a_stream_cancelled_by_the_server_is_cancelled() -> None:
     with pytest.raises(asyncio.CancelledError):
         await playing
     assert events.closed
+
+
+@pytest.mark.parametrize("events", [0, 1, 3])
+async def test_the_cpu_is_given_up_once_right_after_the_first_event(
+        monkeypatch: pytest.MonkeyPatch, events: int) -> None:
+    """The first event written has woken the client that waits for its first token: the answer
+    gives up its CPU then (where the client shares it, the client reads now, not when the
+    kernel's slice ends), once a stream, not before the first event nor after the others; a
+    stream with no event never does."""
+    client, given_up_after = Client(), []
+    monkeypatch.setattr(sse_answer, "_GIVE_WAY", lambda: given_up_after.append(client.bodies()))
+    written = Events(*((0, b"data: %d\n\n" % n) for n in range(events)))
+    await EventAnswer(written(), keepalive=10)(SCOPE, client.receive, client.send)
+    assert ([[b"data: 0\n\n"]] if events else []) == given_up_after
+    assert len(client.bodies()) == events + 1
+
+
+def test_on_linux_the_cpu_is_given_up_to_the_kernel() -> None:
+    """Where the system has ``sched_yield`` (Linux, the BSDs, macOS), it is what gives the CPU
+    up; elsewhere nothing does."""
+    if hasattr(os, "sched_yield"):
+        assert os.sched_yield is sse_answer._GIVE_WAY
+    else:
+        assert sse_answer._GIVE_WAY() is None
