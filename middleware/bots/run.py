@@ -1,7 +1,9 @@
 """Ready bots: a table on a store and an upstream, polling Telegram (aiogram) or Discord.
 
 ``gm-middleware bot telegram|discord`` calls these; a bot author who wants more than the table
-mounts the adapters in their own bot instead (README). Both run until the process is stopped.
+mounts the adapters in their own bot instead (README). Both run until the process is stopped,
+and both load what a turn would load on first use before they take their first message
+(``lazy.ready_to_serve``), as ``serve`` does.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from middleware.bots.extras import require
 from middleware.bots.table import Table, TableConfig
 from middleware.engine import Engine
+from middleware.lazy import ready_to_serve
 from middleware.proxy.upstream import HttpUpstream
 from middleware.stores import open_store
 
@@ -40,6 +43,7 @@ async def run_telegram(service: Service, token: str, api: str | None = None) -> 
     session = AiohttpSession(api=TelegramAPIServer.from_base(api)) if api else AiohttpSession()
     dispatcher = Dispatcher()
     dispatcher.include_router(table_router(Table(engine, upstream, service.config)))
+    ready_to_serve()
     try:
         await dispatcher.start_polling(Bot(token, session=session))
     finally:
@@ -65,6 +69,7 @@ async def run_discord(service: Service, token: str, *, prefix: str = "!",
         async with bot:
             await bot.add_cog(TableCog(bot, Table(engine, upstream, service.config),
                                        channels=channels))
+            ready_to_serve()
             await bot.start(token)
     finally:
         await upstream.aclose()

@@ -237,25 +237,12 @@ async def proxy_app(games: GameConfig, url: str, api_key: str | None, store_url:
                     close)
 
 
-def ready_to_serve() -> None:
-    """Once the app and its ruleset are built: what a turn loads on first use loaded now, so the
-    first player waits no longer than the next (a first turn's first byte 28 ms where the next
-    took 3 ms, measured), then all of it frozen out of the collector's walks. Not the ruleset's
-    models: reading it built its validator, which holds them all; each nested model's own would
-    take 11 MB more, for the turn that invents an item."""
-    from middleware.collector import settle_for_serving
-    from middleware.lazy import load_everything
-
-    load_everything("middleware", skip=("middleware.bots", "middleware.cli"),
-                    unbuilt=("middleware.rules",))
-    settle_for_serving()
-
-
 async def _serve(games: GameConfig, url: str, api_key: str | None, store_url: str,
                  options: ServeOptions, host: str, port: int, level: int,
                  view: InjectConfig | None = None) -> None:
     import uvicorn
 
+    from middleware.lazy import ready_to_serve
     from middleware.proxy.server import server_config
     from middleware.proxy.server_log import uvicorn_log_config
 

@@ -31,26 +31,13 @@ def test_a_first_turn_after_serve_is_ready_loads_nothing(tmp_path: Path) -> None
     assert found["models"] > 20  # the state's and every record kind's, looked at
 
 
-def _models() -> dict[str, bool]:
-    """The package's models outside the ruleset's, each with whether its validator is built."""
-    from pydantic import BaseModel
-
-    from middleware.lazy import _subclasses
-
-    return {f"{m.__module__}.{m.__qualname__}": m.__pydantic_complete__
-            for m in _subclasses(BaseModel) if m.__module__.startswith("middleware.")
-            and not m.__module__.startswith("middleware.rules")}
-
-
-def _unbuilt() -> set[str]:
-    return {name for name, built in _models().items() if not built}
-
-
 async def _first_turn(db: str) -> dict[str, object]:
     import httpx
 
-    from middleware.cli.serve import game_config, proxy_app, ready_to_serve
+    from middleware.cli.serve import game_config, proxy_app
+    from middleware.lazy import ready_to_serve
     from middleware.proxy import ServeOptions
+    from tests.loaded import Since
     from tests.proxy.conftest import CHECK, serving
     from tests.proxy.fake_upstream import Answer, FakeUpstream
 
@@ -61,7 +48,7 @@ async def _first_turn(db: str) -> dict[str, object]:
         app, _, close = await proxy_app(game_config("hearth-and-haul", None), f"{upstream}/v1",
                                         None, f"sqlite:///{db}", ServeOptions(display="cards"))
         ready_to_serve()
-        modules, unbuilt = set(sys.modules), _unbuilt()
+        since = Since()
         body = {"model": "m", "stream": True,
                 "messages": [{"role": "user", "content": "I force the grate."}]}
         async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as http, \
@@ -71,10 +58,7 @@ async def _first_turn(db: str) -> dict[str, object]:
     events = [json.loads(line[6:]) for line in raw.split("\n") if line.startswith("data: {")]
     streamed = "".join(e["choices"][0]["delta"].get("content") or ""
                        for e in events if e["choices"])
-    return {"streamed": streamed, "models": len(_models()),
-            "imported": sorted(m for m in set(sys.modules) - modules
-                               if m.startswith("middleware.")),
-            "built": sorted(unbuilt - _unbuilt())}
+    return {"streamed": streamed, **since.found()}
 
 
 if __name__ == "__main__":
