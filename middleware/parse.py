@@ -315,18 +315,19 @@ def _read_closed(text: str, header: tuple[str, int], offset: int,
 
     A body plain up to the first "]" ends there: each quote in it opens a value and closes
     inside it (``_PLAIN_PART``), so the scanner ends it there too, as
-    ``tests/parse/test_stream_close.py`` holds."""
+    ``tests/parse/test_stream_close.py`` holds. What the body says is read as ``_read_plain``
+    reads it, remembered (``_said_plainly``): a stream's tags repeat the game's bodies too."""
     family, body_at = header
     bracket = text.find("]", body_at)
-    if bracket < 0 or "[" in text[bracket + 1 :]:
-        return None
+    if bracket < 0 or "[" in text[bracket + 1 :] or bracket - body_at > budget:
+        return None  # over the budget: the scanner's reading says why it is not read
     body = text[body_at:bracket]
-    parts = _plain_parts(body)
-    if parts is None:
+    if (said := _said_plainly(family, body)) is None:
         return None
-    tag = _tag_of(Found(family, 0, body_at, bracket, 0), text, offset, body,
-                  _unread(body, 0, budget) or parts)
-    return _with_prose([tag], text, bracket + 1, len(text), offset), budget - len(body)
+    attrs, words = said
+    end = bracket + 1
+    tag = Tag(family, attrs, words, text[:end], offset, offset + end)
+    return _with_prose([tag], text, end, len(text), offset), budget - len(body)
 
 
 def _tag_of(tag: Found, text: str, offset: int, body: str, reading: _Reading) -> Tag:

@@ -45,3 +45,19 @@ def test_a_streamed_tag_reads_as_the_whole_reply_does(
     stream = TagStream()
     pieces = [p for at in range(0, len(text), size) for p in stream.feed(text[at:at + size])]
     assert merge_text(parse(text)) == merge_text([*pieces, *stream.close()])
+
+
+def test_a_streamed_tag_past_the_reading_budget_reads_as_the_whole_reply_does() -> None:
+    """SPEC §8: the tags of a reply are read up to ``READ_BUDGET`` characters of bodies in all;
+    a plain tag that closes past it is not read, streamed or whole, and says so alike (each plain
+    body is one the stream reads by itself, and the last ones remembered: it must not be
+    taken from that memory once the budget is spent)."""
+    body = ' skill="Climb" dc="7" note="' + "x" * 200 + '"'
+    tag = f"[skill_check:{body}]"
+    text = "".join(f"Step {n}. {tag} " for n in range(front.READ_BUDGET // len(body) + 3))
+    stream = TagStream()
+    pieces = [p for at in range(0, len(text), 7) for p in stream.feed(text[at:at + 7])]
+    streamed = merge_text([*pieces, *stream.close()])
+    assert merge_text(parse(text)) == streamed
+    problems = [p.problems for p in streamed if not isinstance(p, front.Text)]
+    assert problems[0] == () and problems[-1] and "not read" in problems[-1][0]
