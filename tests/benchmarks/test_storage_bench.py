@@ -23,12 +23,16 @@ import pytest
 
 from middleware.engine import Engine
 from middleware.rules.registry import load_bundled
+from middleware.rules.stack_limits import BAG_STACKS
 from middleware.state import Character, Stack
 from middleware.stores import open_store
 
 CHECK = 'You lean in. [skill_check: skill="Reckon" dc="7"] Then quiet.'
 GROW = '[inventory: action="add" item="Pebble {n}" who="Ada"] ' + CHECK
 TURNS_FOR_BYTES = 200
+BIG_GROWING = BAG_STACKS - TURNS_FOR_BYTES - 20
+"""A big bag that still gains a stack every turn played (a bag holds at most ``BAG_STACKS``: one
+of 1,000 stacks, as measured before that bound, refuses every add ``bag-full``)."""
 
 
 def ada(stacks: int) -> Character:
@@ -91,7 +95,7 @@ def test_one_check_turn(benchmark: Any, loop: Any, tmp_path: Path, kind: str,
 @pytest.mark.benchmark(group="stored-bytes-per-turn")
 @pytest.mark.parametrize(("bag", "stacks", "reply"), [
     ("empty", 0, CHECK), ("1000 stacks", 1000, CHECK), ("growing from 0", 0, GROW),
-    ("growing from 1000", 1000, GROW)])
+    (f"growing from {BIG_GROWING}", BIG_GROWING, GROW)])
 def test_stored_bytes_per_turn(benchmark: Any, loop: Any, tmp_path: Path, bag: str, stacks: int,
                                reply: str) -> None:
     path = tmp_path / "bytes.db"
@@ -107,6 +111,9 @@ def test_stored_bytes_per_turn(benchmark: Any, loop: Any, tmp_path: Path, bag: s
     benchmark.pedantic(lambda: loop.run_until_complete(play(11, TURNS_FOR_BYTES)), rounds=1,
                        iterations=1)
     per_turn = (stored_bytes(path) - before) / TURNS_FOR_BYTES
+    grown = TURNS_FOR_BYTES + 10 if reply == GROW else 0
+    after = loop.run_until_complete(engine.state_after("bench", TURNS_FOR_BYTES + 10))
+    assert stacks + grown == len(after.party[0].bag)  # every add taken, none refused
     benchmark.extra_info["bytes_per_turn"] = per_turn
     print(f"\nstored bytes per turn, SQLite, {bag} bag: {per_turn:,.0f}", file=sys.stderr)
     loop.run_until_complete(engine.store.close())
