@@ -23,8 +23,9 @@ player's first token), and where the client shares the proxy's cores (a chat UI,
 model server on one machine) the proxy would otherwise go on reading and rewriting the rest of
 the reply until the kernel's time slice ran out, and the client with it. Measured on 2 cores,
 the client, the proxy and the fake model server left wherever the kernel put them, the model
-writing as fast as it can: the first byte's time added 2.5-3.7 ms without it, 1.0-1.4 ms with
-it (three runs each, 200 streams a path). Where the client has a core of its own the call
+writing as fast as it can: the first byte's time added 2.5-3.7 ms without it (three runs of
+200 streams a path), 1.0-1.4 ms with it (three runs; 1.5-1.6 in a fourth under the benchmark's
+own timer, which costs about 0.2 ms). Where the client has a core of its own the call
 changes nothing measured, and at 200 streams at once the throughput was the same or better (a
 yield a stream, against some 13 reads and writes).
 

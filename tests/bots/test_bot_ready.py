@@ -14,23 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import sys
 from pathlib import Path
+
+from tests.loaded import assert_loaded_nothing, first_turn_in_a_fresh_interpreter
 
 CLIMB = 'Wren climbs [skill_check: skill="Climb" dc="7"].'
 
 
 def test_a_first_message_to_the_ready_telegram_bot_loads_nothing(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "tests.bots.test_bot_ready",
-                           str(tmp_path / "bot.db")],
-                          capture_output=True, text=True, timeout=120)
-    assert 0 == done.returncode, done.stderr
-    found = json.loads(done.stdout.splitlines()[-1])
+    found = first_turn_in_a_fresh_interpreter("tests.bots.test_bot_ready", str(tmp_path / "bot.db"))
     assert found["answered"].startswith("Wren climbs 🎲 Climb 2d6")  # the turn was played
-    assert [] == found["imported"]
-    assert [] == found["built"]
-    assert found["models"] > 20  # the state's and every record kind's, looked at
+    assert_loaded_nothing(found)
 
 
 async def _first_message(db: str) -> dict[str, object]:

@@ -13,22 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import sys
 from pathlib import Path
 
+from tests.loaded import assert_loaded_nothing, first_turn_in_a_fresh_interpreter
+
 
 def test_a_first_turn_after_serve_is_ready_loads_nothing(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "tests.cli.test_serve_ready",
-                           str(tmp_path / "ready.db")],
-                          capture_output=True, text=True, timeout=120)
-    assert 0 == done.returncode, done.stderr
-    found = json.loads(done.stdout.splitlines()[-1])
+    found = first_turn_in_a_fresh_interpreter("tests.cli.test_serve_ready",
+                                              str(tmp_path / "ready.db"))
     assert found["streamed"].startswith("You set your shoulder")  # the turn was played
     assert "Rope" in found["streamed"]
-    assert [] == found["imported"]
-    assert [] == found["built"]
-    assert found["models"] > 20  # the state's and every record kind's, looked at
+    assert_loaded_nothing(found)
 
 
 async def _first_turn(db: str) -> dict[str, object]:
