@@ -37,10 +37,9 @@ async def _first_message(db: str) -> dict[str, object]:
     from tests.proxy.conftest import FakeModel, serving
 
     ruleset = lantern()
-    service = Service(TableConfig(ruleset, lantern_party(ruleset)), "", f"sqlite:///{db}")
     model, telegram = FakeModel(replies=[CLIMB]), FakeTelegram()
     async with serving(model.app()) as upstream, serving(telegram.app()) as api:
-        service = Service(service.config, upstream, service.store)
+        service = Service(TableConfig(ruleset, lantern_party(ruleset)), upstream, f"sqlite:///{db}")
         bot = asyncio.create_task(run_telegram(service, TOKEN, api))
         await telegram.until(lambda t: any(call.method == "getMe" for call in t.calls))
         since = Since()
